@@ -1,0 +1,1 @@
+"""Runs PyTorch DataLoader scripts under each multiprocessing start method and classifies what happens."""

@@ -1,0 +1,157 @@
+"""The case catalog: each `cases/NN_slug/` folder with its `case.toml`, loaded and validated."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from harness.outcomes import OUTCOME_NAMES
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+START_METHODS = ("fork", "forkserver", "spawn")
+VARIANTS = ("broken", "fixed")
+KNOWN_NEEDS = ("cuda", "opencv")
+CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+_FOLDER_NAME = re.compile(r"^(?P<number>\d{2})_(?P<slug>[a-z0-9_]+)$")
+
+
+class CaseError(Exception):
+    """A case folder or its case.toml is unusable; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What a case.toml says a run should show: an outcome and, optionally, a signature regex."""
+
+    outcome: str
+    signature: str | None = None
+    note: str = ""
+
+    def matches(self, outcome: str, signature: str) -> bool:
+        if outcome != self.outcome:
+            return False
+        return self.signature is None or re.search(self.signature, signature) is not None
+
+
+@dataclass(frozen=True)
+class Case:
+    number: str
+    slug: str
+    path: Path
+    title: str
+    summary: str
+    tags: tuple[str, ...]
+    timeout: float
+    needs: tuple[str, ...]
+    expect: dict[tuple[str, str], Expectation] = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def script(self, variant: str) -> Path:
+        return self.path / f"{variant}.py"
+
+
+def _require(table: dict, key: str, kind: type | tuple[type, ...], where: str):
+    if key not in table:
+        raise CaseError(f"{where}: missing key '{key}'")
+    value = table[key]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise CaseError(f"{where}: '{key}' must be a {names}, not {value!r}")
+    return value
+
+
+def _expectation(table: dict, where: str) -> Expectation:
+    if not isinstance(table, dict):
+        raise CaseError(f"{where}: must be a table with 'outcome'")
+    outcome = _require(table, "outcome", str, where)
+    if outcome not in OUTCOME_NAMES:
+        raise CaseError(f"{where}: unknown outcome '{outcome}' (one of {', '.join(OUTCOME_NAMES)})")
+    signature = table.get("signature")
+    if signature is not None:
+        if not isinstance(signature, str):
+            raise CaseError(f"{where}: 'signature' must be a regular expression string")
+        try:
+            re.compile(signature)
+        except re.error as exc:
+            raise CaseError(f"{where}: bad signature pattern {signature!r}: {exc}") from None
+    return Expectation(outcome=outcome, signature=signature, note=str(table.get("note", "")))
+
+
+def load_case(folder: Path) -> Case:
+    """Reads and checks one case folder; raises CaseError naming what is wrong."""
+    match = _FOLDER_NAME.match(folder.name)
+    if not match:
+        raise CaseError(f"{folder}: a case folder is named NN_slug (two digits, lower-case slug)")
+    toml_path = folder / "case.toml"
+    try:
+        data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CaseError(f"{toml_path}: missing") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise CaseError(f"{toml_path}: malformed TOML: {exc}") from None
+    where = str(toml_path)
+    timeout = _require(data, "timeout", (int, float), where)
+    if timeout <= 0:
+        raise CaseError(f"{where}: 'timeout' must be positive, not {timeout}")
+    needs = tuple(data.get("needs", []))
+    for need in needs:
+        if need not in KNOWN_NEEDS:
+            raise CaseError(f"{where}: unknown need '{need}' (known: {', '.join(KNOWN_NEEDS)})")
+    expect_table = _require(data, "expect", dict, where)
+    expect: dict[tuple[str, str], Expectation] = {}
+    for variant in VARIANTS:
+        by_method = _require(expect_table, variant, dict, f"{where} [expect]")
+        for method in START_METHODS:
+            key_where = f"{where} [expect.{variant}.{method}]"
+            if method not in by_method:
+                raise CaseError(f"{key_where}: missing")
+            expect[(variant, method)] = _expectation(by_method[method], key_where)
+    for variant in VARIANTS:
+        if not (folder / f"{variant}.py").is_file():
+            raise CaseError(f"{folder / f'{variant}.py'}: missing script")
+    return Case(
+        number=match["number"],
+        slug=match["slug"],
+        path=folder,
+        title=_require(data, "title", str, where),
+        summary=_require(data, "summary", str, where),
+        tags=tuple(_require(data, "tags", list, where)),
+        timeout=float(timeout),
+        needs=needs,
+        expect=expect,
+    )
+
+
+def discover(cases_dir: Path = CASES_DIR) -> list[Case]:
+    """Every case under `cases_dir`, in number order."""
+    folders = sorted(p for p in cases_dir.iterdir() if p.is_dir() and _FOLDER_NAME.match(p.name))
+    return [load_case(folder) for folder in folders]
+
+
+def select(cases: list[Case], names: list[str]) -> list[Case]:
+    """The cases named by number ('1', '01'), slug, or folder name; all when none is named."""
+    if not names:
+        return cases
+    chosen: list[Case] = []
+    for name in names:
+        wanted = name.strip().rstrip("/").split("/")[-1]
+        found = [
+            case
+            for case in cases
+            if wanted in (case.name, case.slug, case.number)
+            or (wanted.isdigit() and int(wanted) == int(case.number))
+        ]
+        if not found:
+            valid = ", ".join(case.name for case in cases)
+            raise CaseError(f"unknown case '{name}'; valid cases: {valid}")
+        chosen.extend(case for case in found if case not in chosen)
+    return chosen

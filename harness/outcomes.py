@@ -1,0 +1,125 @@
+"""The fixed vocabulary of outcomes, and how an observed run is classified into one.
+
+Classification reads structured facts first (did the run time out, its exit status, the signal
+that ended it) and only then the output, where it looks for the root cause among every Python
+traceback that any process of the run printed.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+import signal
+from dataclasses import dataclass
+
+
+class Outcome(str, enum.Enum):
+    OK = "ok"  # the script exited 0
+    CRASH = "crash"  # it failed: a non-zero exit or a signal, with a signature
+    HANG = "hang"  # it was still running at its timeout; the stacks were recorded
+    WRONG = "wrong"  # its own AssertionError fired: a silent bug made visible
+    LEAK = "leak"  # measured worker memory grew past the case's threshold
+    SKIPPED = "skipped"  # a need of the case is missing here (e.g. a GPU); not run
+    ERROR = "error"  # the harness itself failed to run it
+
+    def __str__(self) -> str:
+        return self.value
+
+
+OUTCOME_NAMES = tuple(o.value for o in Outcome)
+
+_TRACEBACK_START = re.compile(r"^(Original )?Traceback \(most recent call last\):\s*$")
+# An exception line as Python prints it: "pkg.Name: message" or a bare "Name".
+_EXCEPTION_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s.*|:)?$")
+
+# Exceptions that report another failure rather than cause one: the parent noticing that a
+# worker died, PyTorch re-raising a worker's exception, a pipe closing under a dead peer.
+CONSEQUENCES = (
+    re.compile(r"^(_?queue\.)?Empty\b"),
+    re.compile(r"DataLoader worker \(pid(?:\(s\))? [\d, ]+\) exited unexpectedly"),
+    re.compile(r"Caught \w+ in DataLoader worker process \d+"),
+    re.compile(r"^EOFError: Ran out of input"),
+    re.compile(r"^(BrokenPipeError|ConnectionResetError|ConnectionRefusedError)\b"),
+)
+
+
+@dataclass(frozen=True)
+class RaisedException:
+    """One exception line found after a traceback in a run's output."""
+
+    type: str
+    line: str
+
+    @property
+    def is_consequence(self) -> bool:
+        return any(pattern.search(self.line) for pattern in CONSEQUENCES)
+
+
+def find_exceptions(output: str) -> list[RaisedException]:
+    """Every exception that closes a traceback in the output, in the order printed."""
+    found: list[RaisedException] = []
+    in_traceback = False
+    lines = output.splitlines()
+    for number, line in enumerate(lines):
+        if _TRACEBACK_START.match(line):
+            in_traceback = True
+            continue
+        if not in_traceback or not line or line[0].isspace():
+            continue
+        in_traceback = False
+        match = _EXCEPTION_LINE.match(line)
+        if match:
+            text = line.strip()
+            if text.endswith(":"):  # the message starts on the next, indented lines
+                text = " ".join([text, *_continuation(lines[number + 1 :])])
+            found.append(RaisedException(type=match["type"].rsplit(".", 1)[-1], line=text))
+    return found
+
+
+def _continuation(lines: list[str]) -> list[str]:
+    """The indented lines of a message's first paragraph."""
+    paragraph = []
+    for line in lines:
+        if not line.strip() or not line[0].isspace():
+            break
+        paragraph.append(line.strip())
+    return paragraph
+
+
+def root_cause(output: str) -> RaisedException | None:
+    """The first exception that is not a consequence of another; else the last one printed."""
+    exceptions = find_exceptions(output)
+    for exception in exceptions:
+        if not exception.is_consequence:
+            return exception
+    return exceptions[-1] if exceptions else None
+
+
+def signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def last_line(output: str) -> str:
+    for line in reversed(output.splitlines()):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def classify(output: str, returncode: int | None, timed_out: bool) -> tuple[Outcome, str]:
+    """(outcome, signature) of a finished run. `returncode` is negative for a signal (POSIX)."""
+    if timed_out:
+        return Outcome.HANG, "no exit before the timeout"
+    if returncode == 0:
+        return Outcome.OK, ""
+    cause = root_cause(output)
+    if cause is not None and cause.type == "AssertionError":
+        return Outcome.WRONG, cause.line
+    if cause is not None:
+        return Outcome.CRASH, cause.line
+    if returncode is not None and returncode < 0:
+        return Outcome.CRASH, f"killed by {signal_name(-returncode)}"
+    return Outcome.CRASH, last_line(output) or f"exit status {returncode}"

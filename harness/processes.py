@@ -1,0 +1,105 @@
+"""Finding, dumping and ending every process that belongs to one run."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import psutil
+
+RUN_ID_VARIABLE = "DLP_RUN_ID"
+
+
+def _belongs(process: psutil.Process, run_id: str, session_id: int) -> bool:
+    try:
+        if os.getsid(process.pid) == session_id:
+            return True
+        return process.environ().get(RUN_ID_VARIABLE) == run_id
+    except (psutil.Error, OSError):
+        return False
+
+
+def find_run_processes(root_pid: int, run_id: str, session_id: int) -> list[psutil.Process]:
+    """The root, its descendants, and any process in the run's session or carrying its run id.
+
+    The last two catch processes whose parent already died (orphans are re-parented away from
+    the tree), including ones that started a session of their own.
+    """
+    found: dict[int, psutil.Process] = {}
+    try:
+        root = psutil.Process(root_pid)
+        found[root.pid] = root
+        for child in root.children(recursive=True):
+            found[child.pid] = child
+    except psutil.Error:
+        pass
+    me = os.getpid()
+    for process in psutil.process_iter():
+        if process.pid in found or process.pid == me:
+            continue
+        if _belongs(process, run_id, session_id):
+            found[process.pid] = process
+    return [p for p in found.values() if _alive(p)]
+
+
+def _alive(process: psutil.Process) -> bool:
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def describe(process: psutil.Process) -> str:
+    try:
+        command = " ".join(process.cmdline())
+        return f"pid {process.pid}, parent {process.ppid()}: {command}"
+    except psutil.Error:
+        return f"pid {process.pid}"
+
+
+def dump_stacks(processes: list[psutil.Process], stack_dir: Path, wait_s: float = 2.0) -> dict[str, str]:
+    """Asks each process for its Python stacks (SIGUSR1, armed by the boot module) and reads them.
+
+    Returns {pid: "header\\nstacks"}; a process that wrote nothing is listed with a note saying so.
+    """
+    headers = {p.pid: describe(p) for p in processes}
+    for process in processes:
+        try:
+            process.send_signal(signal.SIGUSR1)
+        except psutil.Error:
+            pass
+    deadline = time.monotonic() + wait_s
+    pending = set(headers)
+    while pending and time.monotonic() < deadline:
+        time.sleep(0.05)
+        pending = {pid for pid in pending if not _stack_text(stack_dir, pid)}
+    stacks = {}
+    for pid, header in sorted(headers.items()):
+        text = _stack_text(stack_dir, pid) or "(no Python stacks: not a Python process, or it did not answer)"
+        stacks[str(pid)] = f"# {header}\n{text}"
+    return stacks
+
+
+def _stack_text(stack_dir: Path, pid: int) -> str:
+    try:
+        return (stack_dir / f"{pid}.stacks").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+
+
+def terminate(processes: list[psutil.Process], grace_s: float = 2.0) -> None:
+    """SIGTERM every process, then SIGKILL whatever is still alive after the grace period."""
+    for process in processes:
+        try:
+            process.terminate()
+        except psutil.Error:
+            pass
+    _, alive = psutil.wait_procs(processes, timeout=grace_s)
+    for process in alive:
+        try:
+            process.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(alive, timeout=grace_s)

@@ -1,0 +1,78 @@
+"""The terminal report: one table of case × variant × start method, observed against expected."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from harness.results import RunResult
+
+STYLES = {
+    "ok": "green",
+    "crash": "red",
+    "hang": "magenta",
+    "wrong": "yellow",
+    "leak": "yellow",
+    "skipped": "dim",
+    "error": "bold red",
+}
+SIGNATURE_WIDTH = 70
+
+
+def shorten(text: str, width: int = SIGNATURE_WIDTH) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def cell(result: RunResult) -> Text:
+    text = Text(result.outcome, style=STYLES.get(result.outcome, ""))
+    if result.signature:
+        text.append(f"\n{shorten(result.signature)}", style="dim")
+    if result.outcome == "skipped" and result.reason:
+        text.append(f"\n{shorten(result.reason)}", style="dim")
+    if result.matched is False:
+        text.append(f"\nMISMATCH: expected {result.expected}", style="bold red reverse")
+    return text
+
+
+def table(results: list[RunResult], methods: list[str]) -> Table:
+    grid = Table(title="Observed outcome per start method (expected in case.toml)", show_lines=True)
+    grid.add_column("case")
+    grid.add_column("variant")
+    for method in methods:
+        grid.add_column(method)
+    rows: dict[tuple[str, str], dict[str, RunResult]] = {}
+    for result in results:
+        rows.setdefault((result.case, result.variant), {})[result.start_method] = result
+    for (case, variant), by_method in sorted(rows.items()):
+        cells = [cell(by_method[m]) if m in by_method else Text("—", style="dim") for m in methods]
+        grid.add_row(case, variant, *cells)
+    return grid
+
+
+def summary(results: list[RunResult]) -> str:
+    matched = sum(r.matched is True for r in results)
+    mismatched = sum(r.matched is False for r in results)
+    skipped = sum(r.outcome == "skipped" for r in results)
+    return f"{len(results)} runs: {matched} as expected, {mismatched} MISMATCHED, {skipped} skipped"
+
+
+def mismatch_details(results: list[RunResult]) -> list[str]:
+    """For each mismatch: what was expected, what was seen, and the end of its output."""
+    lines = []
+    for r in results:
+        if r.matched is not False:
+            continue
+        expected = r.expected + (f" matching /{r.expected_signature}/" if r.expected_signature else "")
+        seen = r.outcome + (f": {r.signature}" if r.signature else "") + (f" ({r.reason})" if r.reason else "")
+        lines.append(f"MISMATCH {r.case} {r.variant} {r.start_method}: expected {expected}, observed {seen}")
+        lines.extend(f"    | {line}" for line in r.output_tail.splitlines()[-12:])
+    return lines
+
+
+def print_report(console: Console, results: list[RunResult], methods: list[str]) -> None:
+    console.print(table(results, methods))
+    for line in mismatch_details(results):
+        console.print(Text(line, style="red" if line.startswith("MISMATCH") else ""), soft_wrap=True)
+    style = "bold red" if any(r.matched is False for r in results) else "bold green"
+    console.print(Text(summary(results), style=style))

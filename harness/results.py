@@ -1,0 +1,122 @@
+"""Results as data: one RunResult per run, one results file per environment, schema-checked."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
+
+
+class ResultsError(Exception):
+    """A results file cannot be used; the message names it."""
+
+
+@dataclass
+class RunResult:
+    """What one run of one script under one start method showed."""
+
+    case: str
+    variant: str
+    start_method: str
+    outcome: str
+    signature: str = ""
+    expected: str = ""  # the expected outcome, as case.toml said at the time of the run
+    expected_signature: str | None = None
+    matched: bool | None = None  # None: nothing to compare (skipped, or no expectation)
+    returncode: int | None = None
+    signal: str | None = None
+    duration_s: float = 0.0
+    output_tail: str = ""
+    stacks: dict[str, str] = field(default_factory=dict)  # pid -> faulthandler dump, for hangs
+    leftover_pids: list[int] = field(default_factory=list)  # processes the harness had to kill
+    reason: str = ""  # why it was skipped, or how the harness failed
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> RunResult:
+        known = {f.name for f in fields(cls)}
+        unknown = set(data) - known
+        if unknown:
+            raise ResultsError(f"unknown result fields: {', '.join(sorted(unknown))}")
+        return cls(**data)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.case, self.variant, self.start_method)
+
+
+@dataclass
+class ResultsFile:
+    environment: dict
+    results: list[RunResult]
+
+    def to_json(self) -> dict:
+        ordered = sorted(self.results, key=lambda r: r.key)
+        return {
+            "schema": SCHEMA_VERSION,
+            "environment": self.environment,
+            "results": [r.to_json() for r in ordered],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict, source: str = "results") -> ResultsFile:
+        if not isinstance(data, dict) or "schema" not in data:
+            raise ResultsError(f"{source}: not a results file (no 'schema' key)")
+        if data["schema"] != SCHEMA_VERSION:
+            raise ResultsError(
+                f"{source}: schema version {data['schema']!r}, this harness reads {SCHEMA_VERSION}"
+            )
+        try:
+            results = [RunResult.from_json(r) for r in data["results"]]
+            return cls(environment=dict(data["environment"]), results=results)
+        except (KeyError, TypeError, ResultsError) as exc:
+            raise ResultsError(f"{source}: damaged results file: {exc}") from None
+
+    def merged(self, newer: list[RunResult], environment: dict) -> ResultsFile:
+        """This file with `newer` replacing the results of the same case, variant and method."""
+        by_key = {r.key: r for r in self.results}
+        by_key.update({r.key: r for r in newer})
+        return ResultsFile(environment=environment, results=list(by_key.values()))
+
+
+def load(path: Path) -> ResultsFile:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: no such results file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ResultsError(f"{path}: damaged results file: {exc}") from None
+    return ResultsFile.from_json(data, source=str(path))
+
+
+def save(path: Path, results_file: ResultsFile) -> None:
+    """Writes atomically: a reader sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(results_file.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+
+
+def record(path: Path, newer: list[RunResult], environment: dict) -> ResultsFile:
+    """Merges `newer` into the results file at `path` (created if absent) and saves it."""
+    existing = load(path) if path.exists() else ResultsFile(environment=environment, results=[])
+    updated = existing.merged(newer, environment)
+    save(path, updated)
+    return updated
