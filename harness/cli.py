@@ -73,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also fail when any run that was not skipped is not ok (for fixed variants)",
     )
+    script = commands.add_parser("script", help="run your own script under each start method")
+    script.add_argument("path", type=Path, help="the script, run unmodified as __main__")
+    script.add_argument("script_args", nargs="*", metavar="ARG", help="its arguments (after --)")
+    script.add_argument("--start-method", default=",".join(START_METHODS), help="comma-separated list")
+    script.add_argument("--jobs", default=str(os.cpu_count() or 1), help="runs in parallel")
+    script.add_argument("--timeout", default="120", help="seconds per run before it counts as a hang")
     return parser
 
 
@@ -131,15 +137,37 @@ def command_run(args: argparse.Namespace, console: Console) -> int:
     return EXIT_MISMATCH if failed else 0
 
 
+def command_script(args: argparse.Namespace, console: Console) -> int:
+    methods = _methods(args.start_method)
+    timeout = _positive(args.timeout)
+    workers = _jobs(args.jobs)
+    if not args.path.is_file():
+        raise UsageError(f"no such script: {args.path}")
+    console.print(f"Running {args.path} under {', '.join(methods)} (timeout {timeout:g}s each)")
+
+    def run(method: str) -> results.RunResult:
+        return matrix.observe(
+            args.path, method, timeout, tuple(args.script_args), case=args.path.name, variant="script"
+        )
+
+    observed = matrix.run_all(methods, workers, run=run)
+    for result in observed:
+        style = report.STYLES.get(result.outcome, "")
+        console.print(f"[bold]{result.start_method:10}[/] [{style}]{result.outcome}[/] {result.signature}")
+        if result.outcome != "ok":
+            for line in result.output_tail.splitlines()[-8:]:
+                console.print(f"    | {line}", markup=False, soft_wrap=True)
+    return 0 if all(r.outcome == "ok" for r in observed) else EXIT_MISMATCH
+
+
 def main(argv: list[str] | None = None) -> int:
     # Piped (nox, CI): as wide as COLUMNS says, else 120, not rich's default of 80.
     width = None if sys.stdout.isatty() else shutil.get_terminal_size((120, 24)).columns
     console = Console(highlight=False, width=width)
     try:
         args = build_parser().parse_args(argv)
-        if args.command == "list":
-            return command_list(args, console)
-        return command_run(args, console)
+        commands = {"list": command_list, "run": command_run, "script": command_script}
+        return commands[args.command](args, console)
     except (UsageError, CaseError, results.ResultsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE

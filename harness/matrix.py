@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from harness import needs, runner
 from harness.cases import Case
@@ -41,47 +42,20 @@ def tail(output: str) -> str:
     return "\n".join(lines)[-OUTPUT_TAIL_CHARS:]
 
 
-def judge(job: Job, outcome: str, signature: str) -> tuple[str, str | None, bool | None]:
-    """(expected outcome, expected signature, matched) for an observation of `job`."""
-    expectation = job.case.expect[(job.variant, job.start_method)]
-    matched = None if outcome == Outcome.SKIPPED else expectation.matches(outcome, signature)
-    return expectation.outcome, expectation.signature, matched
-
-
-def execute(job: Job) -> RunResult:
-    """Runs one job (or skips it for a missing need) and compares it with its expectation."""
-    base = dict(case=job.case.name, variant=job.variant, start_method=job.start_method)
-    reason = needs.missing(job.case.needs)
-    if reason:
-        expected, expected_signature, _ = judge(job, Outcome.SKIPPED, "")
-        return RunResult(
-            **base,
-            outcome=Outcome.SKIPPED.value,
-            expected=expected,
-            expected_signature=expected_signature,
-            reason=reason,
-        )
+def observe(
+    script: Path, start_method: str, timeout_s: float, args: tuple[str, ...] = (), **labels: str
+) -> RunResult:
+    """Runs one script under one start method and classifies what happened."""
+    base = dict(labels, start_method=start_method)
     try:
-        observed = runner.run_script(job.case.script(job.variant), job.start_method, job.timeout_s)
+        observed = runner.run_script(script, start_method, timeout_s, args)
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
-        expected, expected_signature, _ = judge(job, Outcome.ERROR, "")
-        return RunResult(
-            **base,
-            outcome=Outcome.ERROR.value,
-            expected=expected,
-            expected_signature=expected_signature,
-            matched=False,
-            reason=f"{type(exc).__name__}: {exc}",
-        )
+        return RunResult(**base, outcome=Outcome.ERROR.value, reason=f"{type(exc).__name__}: {exc}")
     outcome, signature = classify(observed.output, observed.returncode, observed.timed_out)
-    expected, expected_signature, matched = judge(job, outcome.value, signature)
     return RunResult(
         **base,
         outcome=outcome.value,
         signature=signature,
-        expected=expected,
-        expected_signature=expected_signature,
-        matched=matched,
         returncode=observed.returncode,
         signal=observed.signal,
         duration_s=observed.duration_s,
@@ -91,11 +65,35 @@ def execute(job: Job) -> RunResult:
     )
 
 
-def run_all(jobs: list[Job], workers: int, on_done: Callable[[RunResult], None] | None = None) -> list[RunResult]:
-    """Runs the jobs on `workers` threads (each waits on its own process tree)."""
+def execute(job: Job) -> RunResult:
+    """Runs one job (or skips it for a missing need) and compares it with its expectation."""
+    reason = needs.missing(job.case.needs)
+    if reason:
+        result = RunResult(
+            case=job.case.name,
+            variant=job.variant,
+            start_method=job.start_method,
+            outcome=Outcome.SKIPPED.value,
+            reason=reason,
+        )
+    else:
+        script = job.case.script(job.variant)
+        result = observe(script, job.start_method, job.timeout_s, case=job.case.name, variant=job.variant)
+    expectation = job.case.expect[(job.variant, job.start_method)]
+    result.expected = expectation.outcome
+    result.expected_signature = expectation.signature
+    if result.outcome != Outcome.SKIPPED:
+        result.matched = expectation.matches(result.outcome, result.signature)
+    return result
+
+
+def run_all(
+    tasks: list, workers: int, on_done: Callable[[RunResult], None] | None = None, run=execute
+) -> list[RunResult]:
+    """Runs `run(task)` for each task on `workers` threads (each waits on its own process tree)."""
     results: list[RunResult] = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(execute, job) for job in jobs]
+        futures = [pool.submit(run, task) for task in tasks]
         try:
             for future in concurrent.futures.as_completed(futures):
                 result = future.result()

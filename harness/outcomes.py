@@ -28,7 +28,7 @@ class Outcome(str, enum.Enum):
 
 OUTCOME_NAMES = tuple(o.value for o in Outcome)
 
-_TRACEBACK_START = re.compile(r"^(Original )?Traceback \(most recent call last\):\s*$")
+_TRACEBACK_START = re.compile(r"^\s*(Original )?Traceback \(most recent call last\):\s*$")
 # An exception line as Python prints it: "pkg.Name: message" or a bare "Name".
 _EXCEPTION_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s.*|:)?$")
 
@@ -59,7 +59,7 @@ def find_exceptions(output: str) -> list[RaisedException]:
     """Every exception that closes a traceback in the output, in the order printed."""
     found: list[RaisedException] = []
     in_traceback = False
-    lines = output.splitlines()
+    lines = output.replace("\x00", "").splitlines()  # torch's worker fault handler prints a NUL
     for number, line in enumerate(lines):
         if _TRACEBACK_START.match(line):
             in_traceback = True

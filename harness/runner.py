@@ -84,7 +84,7 @@ def read_tail(path: Path, limit: int = OUTPUT_READ_LIMIT) -> str:
         size = output.tell()
         output.seek(max(0, size - limit))
         data = output.read()
-    return data.decode("utf-8", errors="replace")
+    return data.decode("utf-8", errors="replace").replace("\x00", "")
 
 
 def run_script(

@@ -1,0 +1,47 @@
+"""Sessions: reproduce the pitfalls, verify the fixes, test the harness, lint."""
+
+from __future__ import annotations
+
+import os
+
+import nox
+
+nox.options.sessions = ["reproduce", "verify", "tests", "lint"]
+
+# The reference torch; set DLP_TORCH to another version to observe the cases with it.
+TORCH_VERSION = os.environ.get("DLP_TORCH", "2.13.0")
+
+
+def install_project(session: nox.Session, extras: str = "") -> None:
+    """The project, editable, with torch pinned to the reference version."""
+    project = f".[{extras}]" if extras else "."
+    session.install(f"torch=={TORCH_VERSION}", "-e", project)
+
+
+@nox.session(reuse_venv=True)
+def reproduce(session: nox.Session) -> None:
+    """Run every broken script under fork, forkserver and spawn; fail if any observation is unexpected."""
+    install_project(session)
+    session.run("python", "-m", "harness", "run", "--variant", "broken", *session.posargs)
+
+
+@nox.session(reuse_venv=True)
+def verify(session: nox.Session) -> None:
+    """Run every fixed script under fork, forkserver and spawn; fail unless each one is ok."""
+    install_project(session)
+    session.run("python", "-m", "harness", "run", "--variant", "fixed", "--require-ok", *session.posargs)
+
+
+@nox.session(reuse_venv=True)
+def tests(session: nox.Session) -> None:
+    """Run the test suite (pytest); extra arguments go to pytest."""
+    install_project(session, "test")
+    session.run("pytest", *session.posargs)
+
+
+@nox.session(reuse_venv=True)
+def lint(session: nox.Session) -> None:
+    """Check style with ruff: lint rules and formatting."""
+    session.install("ruff")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")

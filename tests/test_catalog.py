@@ -1,0 +1,47 @@
+"""The case catalog: every case folder is complete, and cases can be named several ways."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.cases import CASES_DIR, CaseError, select
+
+CASE_FILES = ("broken.py", "fixed.py", "case.toml", "README.md")
+
+
+def test_every_case_folder_has_the_four_files(catalog):
+    assert catalog, "no cases found"
+    for case in catalog:
+        assert sorted(p.name for p in case.path.iterdir() if p.is_file()) == sorted(CASE_FILES), case.name
+
+
+def test_case_scripts_contain_no_harness_code(catalog):
+    for case in catalog:
+        for variant in ("broken", "fixed"):
+            source = case.script(variant).read_text()
+            assert "harness" not in source and "set_start_method" not in source, case.script(variant)
+
+
+def test_readme_follows_the_outline(catalog):
+    for case in catalog:
+        readme = (case.path / "README.md").read_text()
+        headings = [line for line in readme.splitlines() if line.startswith("## ")]
+        assert headings == ["## Symptom", "## Why", "## Fix", "## References"], case.name
+
+
+@pytest.mark.parametrize("name", ["1", "01", "missing_main_guard", "01_missing_main_guard", "cases/01_missing_main_guard/"])
+def test_select_by_number_slug_or_folder(catalog, name):
+    assert [case.name for case in select(catalog, [name])] == ["01_missing_main_guard"]
+
+
+def test_select_nothing_means_everything(catalog):
+    assert select(catalog, []) == catalog
+
+
+def test_unknown_case_lists_valid_ones(catalog):
+    with pytest.raises(CaseError, match="unknown case '42'; valid cases: 01_missing_main_guard"):
+        select(catalog, ["42"])
+
+
+def test_cases_dir_is_the_repository_folder():
+    assert CASES_DIR.name == "cases" and (CASES_DIR.parent / "harness").is_dir()

@@ -1,0 +1,99 @@
+"""`python -m harness` from the outside: listing, and bad input ending in one line and exit 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GOOD_TOML = (ROOT / "cases" / "03_lambda_collate" / "case.toml").read_text()
+
+
+def harness(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+
+def one_line_error(completed: subprocess.CompletedProcess) -> str:
+    assert completed.returncode == 2, completed.stdout + completed.stderr
+    assert "Traceback" not in completed.stderr
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == 1, completed.stderr
+    return lines[0]
+
+
+def make_case(root: Path, toml: str | None, scripts=("broken.py", "fixed.py"), name="01_demo") -> Path:
+    folder = root / name
+    folder.mkdir(parents=True)
+    if toml is not None:
+        (folder / "case.toml").write_text(toml)
+    for script in scripts:
+        (folder / script).write_text("print('hello')\n")
+    return root
+
+
+def test_list_names_every_case():
+    completed = harness("list")
+    assert completed.returncode == 0, completed.stderr
+    for folder in ("01_missing_main_guard", "02_open_file_handle", "03_lambda_collate"):
+        assert folder in completed.stdout
+
+
+def test_unknown_case_lists_the_valid_ones():
+    line = one_line_error(harness("run", "99_nope", "--no-record"))
+    assert "unknown case '99_nope'" in line
+    assert "01_missing_main_guard" in line and "03_lambda_collate" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--start-method", "fork,vfork"], "unknown start method 'vfork'"),
+        (["--timeout", "0"], "--timeout must be positive"),
+        (["--timeout", "-3"], "--timeout must be positive"),
+        (["--timeout", "soon"], "--timeout must be a number"),
+        (["--jobs", "0"], "--jobs must be a whole number"),
+        (["--variant", "weird"], "invalid choice: 'weird'"),
+    ],
+)
+def test_bad_run_options(args, named):
+    assert named in one_line_error(harness("run", "1", "--no-record", *args))
+
+
+def test_malformed_case_toml(tmp_path):
+    cases = make_case(tmp_path, "title = 'unterminated")
+    line = one_line_error(harness("--cases-dir", str(cases), "list"))
+    assert "case.toml: malformed TOML" in line and "01_demo" in line
+
+
+def test_incomplete_case_toml(tmp_path):
+    incomplete = GOOD_TOML.split("[expect.fixed.spawn]")[0]
+    line = one_line_error(harness("--cases-dir", str(make_case(tmp_path, incomplete)), "list"))
+    assert "[expect.fixed.spawn]: missing" in line
+
+
+def test_unknown_outcome_in_case_toml(tmp_path):
+    bad = GOOD_TOML.replace('outcome = "crash"', 'outcome = "explodes"', 1)
+    line = one_line_error(harness("--cases-dir", str(make_case(tmp_path, bad)), "list"))
+    assert "unknown outcome 'explodes'" in line
+
+
+def test_missing_script(tmp_path):
+    line = one_line_error(harness("--cases-dir", str(make_case(tmp_path, GOOD_TOML, ("broken.py",))), "list"))
+    assert "fixed.py: missing script" in line
+
+
+def test_missing_own_script():
+    line = one_line_error(harness("script", "no/such/train.py"))
+    assert "no such script: no/such/train.py" in line
+
+
+def test_damaged_results_file_is_refused_before_running(tmp_path):
+    damaged = tmp_path / "results.json"
+    damaged.write_text("{not json")
+    line = one_line_error(harness("run", "1", "--results", str(damaged)))
+    assert str(damaged) in line and "damaged" in line

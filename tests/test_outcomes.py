@@ -1,0 +1,92 @@
+"""Classification of recorded outputs (real runs, saved under tests/outputs/)."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.outcomes import Outcome, classify, find_exceptions, root_cause
+from tests.conftest import OUTPUTS_DIR
+
+
+def recorded(name: str) -> str:
+    return (OUTPUTS_DIR / f"{name}.txt").read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.mark.parametrize(
+    ("name", "outcome", "signature"),
+    [
+        (
+            "guard_spawn",
+            Outcome.CRASH,
+            "RuntimeError: An attempt has been made to start a new process before the current process "
+            "has finished its bootstrapping phase.",
+        ),
+        (
+            "guard_forkserver",
+            Outcome.CRASH,
+            "RuntimeError: An attempt has been made to start a new process before the current process "
+            "has finished its bootstrapping phase.",
+        ),
+        ("open_file_spawn", Outcome.CRASH, "TypeError: cannot pickle '_io.TextIOWrapper' object"),
+        ("lambda_forkserver", Outcome.CRASH, "AttributeError: Can't pickle local object 'main.<locals>.<lambda>'"),
+        ("worker_raises_fork", Outcome.CRASH, "ValueError: sample 0 is corrupt"),
+        (
+            "worker_segfault_fork",
+            Outcome.CRASH,
+            "RuntimeError: DataLoader worker (pid 4084) is killed by signal: Segmentation fault.",
+        ),
+    ],
+)
+def test_recorded_crash_signature_is_the_root_cause(name, outcome, signature):
+    assert classify(recorded(name), returncode=1, timed_out=False) == (outcome, signature)
+
+
+def test_guard_output_ends_with_the_consequence_not_the_cause():
+    exceptions = find_exceptions(recorded("guard_spawn"))
+    assert "exited unexpectedly" in exceptions[-1].line
+    assert exceptions[-1].is_consequence
+    assert not root_cause(recorded("guard_spawn")).is_consequence
+
+
+def test_assertion_is_a_wrong_result():
+    outcome, signature = classify(recorded("shared_offset_fork"), returncode=1, timed_out=False)
+    assert outcome is Outcome.WRONG
+    assert signature.startswith("AssertionError: ") and "wrong place in the file" in signature
+
+
+def test_exit_zero_is_ok_whatever_it_printed():
+    assert classify(recorded("worker_raises_fork"), returncode=0, timed_out=False) == (Outcome.OK, "")
+
+
+def test_timeout_is_a_hang_whatever_the_exit_status():
+    assert classify("", returncode=None, timed_out=True)[0] is Outcome.HANG
+    assert classify("", returncode=-9, timed_out=True)[0] is Outcome.HANG
+
+
+def test_signal_without_traceback_names_the_signal():
+    assert classify("Fatal Python error: Segmentation fault\n", returncode=-11, timed_out=False) == (
+        Outcome.CRASH,
+        "killed by SIGSEGV",
+    )
+
+
+def test_no_traceback_falls_back_to_the_last_line():
+    assert classify("loading\nout of disk space\n\n", returncode=3, timed_out=False) == (
+        Outcome.CRASH,
+        "out of disk space",
+    )
+    assert classify("", returncode=3, timed_out=False) == (Outcome.CRASH, "exit status 3")
+
+
+def test_only_consequences_gives_the_last_one():
+    output = (
+        "Traceback (most recent call last):\n  File 'x', line 1\n_queue.Empty\n\n"
+        "Traceback (most recent call last):\n  File 'y', line 2\n"
+        "RuntimeError: DataLoader worker (pid(s) 12, 13) exited unexpectedly\n"
+    )
+    assert classify(output, 1, False) == (Outcome.CRASH, "RuntimeError: DataLoader worker (pid(s) 12, 13) exited unexpectedly")
+
+
+def test_text_that_merely_looks_like_an_error_is_not_a_traceback():
+    output = "epoch 1\nValueError: this line was printed by the script, not raised\n"
+    assert find_exceptions(output) == []

@@ -1,0 +1,84 @@
+"""Results data: round trip, schema check, atomic writing, merging."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness import environment, results
+from harness.results import SCHEMA_VERSION, ResultsError, ResultsFile, RunResult
+
+
+def sample(**changes) -> RunResult:
+    fields = dict(
+        case="01_missing_main_guard",
+        variant="broken",
+        start_method="spawn",
+        outcome="crash",
+        signature="RuntimeError: An attempt has been made…",
+        expected="crash",
+        matched=True,
+        returncode=1,
+        duration_s=3.2,
+        stacks={"123": "# pid 123\nThread…"},
+    )
+    fields.update(changes)
+    return RunResult(**fields)
+
+
+def test_round_trip_preserves_every_field(tmp_path):
+    path = tmp_path / "r.json"
+    original = ResultsFile(environment=environment.describe(), results=[sample(), sample(start_method="fork", outcome="ok")])
+    results.save(path, original)
+    loaded = results.load(path)
+    assert loaded.environment == original.environment
+    assert sorted(loaded.results, key=lambda r: r.key) == sorted(original.results, key=lambda r: r.key)
+
+
+def test_file_is_indented_sorted_and_versioned(tmp_path):
+    path = tmp_path / "r.json"
+    results.save(path, ResultsFile(environment={"os": "linux"}, results=[sample()]))
+    text = path.read_text()
+    data = json.loads(text)
+    assert data["schema"] == SCHEMA_VERSION
+    assert text == json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ({"schema": SCHEMA_VERSION + 1, "environment": {}, "results": []}, "schema version"),
+        ({"environment": {}, "results": []}, "not a results file"),
+        ({"schema": SCHEMA_VERSION, "environment": {}, "results": [{"case": "x"}]}, "damaged"),
+        ({"schema": SCHEMA_VERSION, "environment": {}, "results": [{**sample().to_json(), "colour": 1}]}, "damaged"),
+    ],
+)
+def test_unusable_files_are_refused_by_name(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(content))
+    with pytest.raises(ResultsError, match=message) as error:
+        results.load(path)
+    assert str(path) in str(error.value)
+
+
+def test_save_leaves_no_temporary_file_and_replaces_whole(tmp_path):
+    path = tmp_path / "r.json"
+    results.save(path, ResultsFile(environment={}, results=[sample()]))
+    results.save(path, ResultsFile(environment={}, results=[]))
+    assert [p.name for p in tmp_path.iterdir()] == ["r.json"]
+    assert results.load(path).results == []
+
+
+def test_record_merges_by_case_variant_and_method(tmp_path):
+    path = tmp_path / "r.json"
+    results.record(path, [sample(), sample(start_method="fork", outcome="ok")], {"run": 1})
+    results.record(path, [sample(outcome="hang")], {"run": 2})
+    loaded = results.load(path)
+    assert {r.start_method: r.outcome for r in loaded.results} == {"fork": "ok", "spawn": "hang"}
+    assert loaded.environment == {"run": 2}
+
+
+def test_results_filename_names_the_environment():
+    env = {"os": "linux", "python": "3.11.7", "torch": "2.13.0+cpu"}
+    assert environment.results_filename(env) == "linux-py3.11-torch2.13.0.json"

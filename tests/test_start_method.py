@@ -1,0 +1,32 @@
+"""The harness imposes the start method on the script and on its DataLoader workers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.cases import START_METHODS
+from harness.runner import run_script
+from tests.conftest import SCRIPTS_DIR
+
+
+@pytest.mark.parametrize("method", START_METHODS)
+def test_start_method_reaches_parent_and_workers(method):
+    observed = run_script(SCRIPTS_DIR / "probe_start_method.py", method, timeout_s=60)
+    assert observed.returncode == 0, observed.output
+    report = json.loads(observed.output.strip().splitlines()[-1])
+    assert report == {"parent": method, "workers": [method]}
+
+
+def test_script_runs_as_main_from_its_own_path(tmp_path):
+    script = tmp_path / "where.py"
+    script.write_text(
+        "import json, os, sys\n"
+        "print(json.dumps({'name': __name__, 'path0': sys.path[0], 'cwd': os.getcwd()}))\n"
+    )
+    observed = run_script(script, "spawn", timeout_s=30)
+    report = json.loads(observed.output.strip().splitlines()[-1])
+    assert report["name"] == "__main__"
+    assert report["path0"] == str(tmp_path)
+    assert report["cwd"] != str(tmp_path), "each run gets its own temporary working directory"
