@@ -63,7 +63,7 @@ def _require(table: dict, key: str, kind: type | tuple[type, ...], where: str):
     if key not in table:
         raise CaseError(f"{where}: missing key '{key}'")
     value = table[key]
-    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
         raise CaseError(f"{where}: '{key}' must be a {names}, not {value!r}")
     return value

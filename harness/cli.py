@@ -66,7 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--start-method", default=",".join(START_METHODS), help="comma-separated list")
     run.add_argument("--jobs", default=str(os.cpu_count() or 1), help="runs in parallel (default: CPU count)")
     run.add_argument("--timeout", help="seconds per run (default: each case's own)")
-    run.add_argument("--results", type=Path, help="results file (default: results/<os>-py<X.Y>-torch<V>.json)")
+    run.add_argument(
+        "--results", type=Path, help="results file (default: results/<os>-py<X.Y>-torch<V>.json)"
+    )
     run.add_argument("--no-record", action="store_true", help="do not write a results file")
     run.add_argument(
         "--require-ok",
@@ -80,8 +82,6 @@ def build_parser() -> argparse.ArgumentParser:
     script.add_argument("--jobs", default=str(os.cpu_count() or 1), help="runs in parallel")
     script.add_argument("--timeout", default="120", help="seconds per run before it counts as a hang")
     return parser
-
-
 
 
 def command_list(args: argparse.Namespace, console: Console) -> int:
@@ -108,8 +108,12 @@ def command_run(args: argparse.Namespace, console: Console) -> int:
         f"methods) on {workers} parallel jobs; Python {env['python']}, torch {env['torch']}"
     )
     progress = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console, transient=not console.is_terminal,
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=not console.is_terminal,
     )
     with progress:
         task = progress.add_task("runs", total=len(jobs))
@@ -132,7 +136,9 @@ def command_run(args: argparse.Namespace, console: Console) -> int:
     if args.require_ok:
         not_ok = [r for r in observed if r.outcome not in ("ok", "skipped")]
         for r in not_ok:
-            console.print(f"[bold red]NOT OK[/] {r.case} {r.variant} {r.start_method}: {r.outcome} {r.signature}")
+            console.print(
+                f"[bold red]NOT OK[/] {r.case} {r.variant} {r.start_method}: {r.outcome} {r.signature}"
+            )
         failed = failed or bool(not_ok)
     return EXIT_MISMATCH if failed else 0
 

@@ -10,7 +10,7 @@ import sys
 _CUDA_PROBE = "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _cuda_available() -> bool:
     # In a child process: importing torch here would cost seconds and CUDA state in the harness.
     probe = subprocess.run([sys.executable, "-c", _CUDA_PROBE], capture_output=True, timeout=120)

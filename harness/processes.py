@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -66,10 +67,8 @@ def dump_stacks(processes: list[psutil.Process], stack_dir: Path, wait_s: float 
     """
     headers = {p.pid: describe(p) for p in processes}
     for process in processes:
-        try:
+        with contextlib.suppress(psutil.Error):
             process.send_signal(signal.SIGUSR1)
-        except psutil.Error:
-            pass
     deadline = time.monotonic() + wait_s
     pending = set(headers)
     while pending and time.monotonic() < deadline:
@@ -92,14 +91,10 @@ def _stack_text(stack_dir: Path, pid: int) -> str:
 def terminate(processes: list[psutil.Process], grace_s: float = 2.0) -> None:
     """SIGTERM every process, then SIGKILL whatever is still alive after the grace period."""
     for process in processes:
-        try:
+        with contextlib.suppress(psutil.Error):
             process.terminate()
-        except psutil.Error:
-            pass
     _, alive = psutil.wait_procs(processes, timeout=grace_s)
     for process in alive:
-        try:
+        with contextlib.suppress(psutil.Error):
             process.kill()
-        except psutil.Error:
-            pass
     psutil.wait_procs(alive, timeout=grace_s)

@@ -64,7 +64,9 @@ def mismatch_details(results: list[RunResult]) -> list[str]:
         if r.matched is not False:
             continue
         expected = r.expected + (f" matching /{r.expected_signature}/" if r.expected_signature else "")
-        seen = r.outcome + (f": {r.signature}" if r.signature else "") + (f" ({r.reason})" if r.reason else "")
+        seen = (
+            r.outcome + (f": {r.signature}" if r.signature else "") + (f" ({r.reason})" if r.reason else "")
+        )
         lines.append(f"MISMATCH {r.case} {r.variant} {r.start_method}: expected {expected}, observed {seen}")
         lines.extend(f"    | {line}" for line in r.output_tail.splitlines()[-12:])
     return lines

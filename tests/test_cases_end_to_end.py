@@ -12,15 +12,30 @@ import pytest
 
 from harness.cases import START_METHODS
 
-GUARD = r"^RuntimeError: An attempt has been made to start a new process before the current process has finished its bootstrapping phase"
+GUARD = (
+    r"^RuntimeError: An attempt has been made to start a new process"
+    r" before the current process has finished its bootstrapping phase"
+)
 OPEN_FILE = r"^TypeError: cannot pickle '_io\.TextIOWrapper' object$"
 LAMBDA = r"^AttributeError: Can't (pickle|get) local object 'main\.<locals>\.<lambda>'$"
 
 # (case, variant) -> {start method: (outcome, signature pattern or None)}
 OBSERVED_HERE = {
-    ("01_missing_main_guard", "broken"): {"fork": ("ok", None), "forkserver": ("crash", GUARD), "spawn": ("crash", GUARD)},
-    ("02_open_file_handle", "broken"): {"fork": ("ok", None), "forkserver": ("crash", OPEN_FILE), "spawn": ("crash", OPEN_FILE)},
-    ("03_lambda_collate", "broken"): {"fork": ("ok", None), "forkserver": ("crash", LAMBDA), "spawn": ("crash", LAMBDA)},
+    ("01_missing_main_guard", "broken"): {
+        "fork": ("ok", None),
+        "forkserver": ("crash", GUARD),
+        "spawn": ("crash", GUARD),
+    },
+    ("02_open_file_handle", "broken"): {
+        "fork": ("ok", None),
+        "forkserver": ("crash", OPEN_FILE),
+        "spawn": ("crash", OPEN_FILE),
+    },
+    ("03_lambda_collate", "broken"): {
+        "fork": ("ok", None),
+        "forkserver": ("crash", LAMBDA),
+        "spawn": ("crash", LAMBDA),
+    },
 }
 for (case, _), _expected in list(OBSERVED_HERE.items()):
     OBSERVED_HERE[(case, "fixed")] = {method: ("ok", None) for method in START_METHODS}

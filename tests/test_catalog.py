@@ -29,7 +29,9 @@ def test_readme_follows_the_outline(catalog):
         assert headings == ["## Symptom", "## Why", "## Fix", "## References"], case.name
 
 
-@pytest.mark.parametrize("name", ["1", "01", "missing_main_guard", "01_missing_main_guard", "cases/01_missing_main_guard/"])
+@pytest.mark.parametrize(
+    "name", ["1", "01", "missing_main_guard", "01_missing_main_guard", "cases/01_missing_main_guard/"]
+)
 def test_select_by_number_slug_or_folder(catalog, name):
     assert [case.name for case in select(catalog, [name])] == ["01_missing_main_guard"]
 

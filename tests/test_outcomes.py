@@ -28,7 +28,11 @@ def recorded(name: str) -> str:
             "has finished its bootstrapping phase.",
         ),
         ("open_file_spawn", Outcome.CRASH, "TypeError: cannot pickle '_io.TextIOWrapper' object"),
-        ("lambda_forkserver", Outcome.CRASH, "AttributeError: Can't pickle local object 'main.<locals>.<lambda>'"),
+        (
+            "lambda_forkserver",
+            Outcome.CRASH,
+            "AttributeError: Can't pickle local object 'main.<locals>.<lambda>'",
+        ),
         ("worker_raises_fork", Outcome.CRASH, "ValueError: sample 0 is corrupt"),
         (
             "worker_segfault_fork",
@@ -84,7 +88,10 @@ def test_only_consequences_gives_the_last_one():
         "Traceback (most recent call last):\n  File 'y', line 2\n"
         "RuntimeError: DataLoader worker (pid(s) 12, 13) exited unexpectedly\n"
     )
-    assert classify(output, 1, False) == (Outcome.CRASH, "RuntimeError: DataLoader worker (pid(s) 12, 13) exited unexpectedly")
+    assert classify(output, 1, False) == (
+        Outcome.CRASH,
+        "RuntimeError: DataLoader worker (pid(s) 12, 13) exited unexpectedly",
+    )
 
 
 def test_text_that_merely_looks_like_an_error_is_not_a_traceback():

@@ -29,7 +29,9 @@ def sample(**changes) -> RunResult:
 
 def test_round_trip_preserves_every_field(tmp_path):
     path = tmp_path / "r.json"
-    original = ResultsFile(environment=environment.describe(), results=[sample(), sample(start_method="fork", outcome="ok")])
+    original = ResultsFile(
+        environment=environment.describe(), results=[sample(), sample(start_method="fork", outcome="ok")]
+    )
     results.save(path, original)
     loaded = results.load(path)
     assert loaded.environment == original.environment
@@ -51,7 +53,10 @@ def test_file_is_indented_sorted_and_versioned(tmp_path):
         ({"schema": SCHEMA_VERSION + 1, "environment": {}, "results": []}, "schema version"),
         ({"environment": {}, "results": []}, "not a results file"),
         ({"schema": SCHEMA_VERSION, "environment": {}, "results": [{"case": "x"}]}, "damaged"),
-        ({"schema": SCHEMA_VERSION, "environment": {}, "results": [{**sample().to_json(), "colour": 1}]}, "damaged"),
+        (
+            {"schema": SCHEMA_VERSION, "environment": {}, "results": [{**sample().to_json(), "colour": 1}]},
+            "damaged",
+        ),
     ],
 )
 def test_unusable_files_are_refused_by_name(tmp_path, content, message):

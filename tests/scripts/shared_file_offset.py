@@ -40,7 +40,7 @@ def main():
         loader = DataLoader(TextLines(path), batch_size=100, shuffle=True, num_workers=2)
         wrong = 0
         for indices, lines in loader:
-            for index, line in zip(indices.tolist(), lines):
+            for index, line in zip(indices.tolist(), lines, strict=True):
                 wrong += not line.startswith(f"sample {index:06d} ")
         print(f"read {len(loader.dataset)} lines, {wrong} of them not the line asked for")
         assert wrong == 0, f"{wrong} lines came back from the wrong place in the file"
