@@ -118,11 +118,13 @@ def command_run(args: argparse.Namespace, console: Console) -> int:
     with progress:
         task = progress.add_task("runs", total=len(jobs))
 
+        width = max(len(case.name) for case in cases)
+
         def done(result: results.RunResult) -> None:
-            verdict = {True: "as expected", False: "MISMATCH", None: result.outcome}[result.matched]
+            verdict = {True: "as expected", False: "MISMATCH", None: result.reason}[result.matched]
             progress.console.print(
-                f"  {result.case} {result.variant:6} {result.start_method:10} → {result.outcome} ({verdict})"
-                f" {result.duration_s:.1f}s"
+                f"  {result.case:{width}} {result.variant:6} {result.start_method:10} → {result.outcome}"
+                f" ({verdict}) {result.duration_s:.1f}s"
             )
             progress.advance(task)
 

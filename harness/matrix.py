@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import concurrent.futures
+import sysconfig
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness import needs, runner
-from harness.cases import Case
+from harness.cases import CASES_DIR, Case
 from harness.outcomes import Outcome, classify
 from harness.results import RunResult
 
@@ -37,9 +38,29 @@ def plan(cases: list[Case], variants: list[str], methods: list[str], timeout_s: 
     ]
 
 
+def _path_aliases() -> list[tuple[str, str]]:
+    """Machine-specific path prefixes and the neutral names recorded instead, longest first."""
+    aliases = {
+        sysconfig.get_path("purelib"): "<site-packages>",
+        sysconfig.get_path("stdlib"): "<stdlib>",
+        str(CASES_DIR.parent): "<project>",
+    }
+    return sorted(aliases.items(), key=lambda item: -len(item[0]))
+
+
+PATH_ALIASES = _path_aliases()
+
+
+def scrub(text: str) -> str:
+    """The text with this machine's install paths replaced, so results compare across machines."""
+    for prefix, alias in PATH_ALIASES:
+        text = text.replace(prefix, alias)
+    return text
+
+
 def tail(output: str) -> str:
     lines = output.splitlines()[-OUTPUT_TAIL_LINES:]
-    return "\n".join(lines)[-OUTPUT_TAIL_CHARS:]
+    return scrub("\n".join(lines)[-OUTPUT_TAIL_CHARS:])
 
 
 def observe(
@@ -55,12 +76,12 @@ def observe(
     return RunResult(
         **base,
         outcome=outcome.value,
-        signature=signature,
+        signature=scrub(signature),
         returncode=observed.returncode,
         signal=observed.signal,
         duration_s=observed.duration_s,
         output_tail=tail(observed.output),
-        stacks=observed.stacks,
+        stacks={pid: scrub(text) for pid, text in observed.stacks.items()},
         leftover_pids=observed.leftover_pids,
     )
 
