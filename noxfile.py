@@ -12,9 +12,9 @@ nox.options.sessions = ["reproduce", "verify", "tests", "lint"]
 TORCH_VERSION = os.environ.get("DLP_TORCH", "2.13.0")
 
 
-def install_project(session: nox.Session, extras: str = "") -> None:
-    """The project, editable, with torch pinned to the reference version."""
-    project = f".[{extras}]" if extras else "."
+def install_project(session: nox.Session, *extras: str) -> None:
+    """The project, editable, with torch pinned to the reference version, OpenCV and py-spy."""
+    project = f".[{','.join(('cases', 'native-stacks', *extras))}]"
     session.install(f"torch=={TORCH_VERSION}", "-e", project)
 
 

@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.memory import DEFAULT_MEMORY_LIMIT_MB
 from harness.outcomes import OUTCOME_NAMES
 
 if sys.version_info >= (3, 11):
@@ -32,6 +33,7 @@ class Expectation:
     outcome: str
     signature: str | None = None
     note: str = ""
+    unverified: bool = False  # not yet observed on a machine that can run it (e.g. with a GPU)
 
     def matches(self, outcome: str, signature: str) -> bool:
         if outcome != self.outcome:
@@ -50,6 +52,9 @@ class Case:
     timeout: float
     needs: tuple[str, ...]
     expect: dict[tuple[str, str], Expectation] = field(repr=False)
+    memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB  # the harness stops a run that takes more
+    memory_interval_s: float | None = None  # sample each process's memory this often ([memory])
+    leak_threshold_mb: float | None = None  # a worker growing more than this is a leak ([memory])
 
     @property
     def name(self) -> str:
@@ -64,8 +69,8 @@ def _require(table: dict, key: str, kind: type | tuple[type, ...], where: str):
         raise CaseError(f"{where}: missing key '{key}'")
     value = table[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise CaseError(f"{where}: '{key}' must be a {names}, not {value!r}")
+        names = {str: "string", list: "list", dict: "table", (int, float): "number"}
+        raise CaseError(f"{where}: '{key}' must be a {names.get(kind, kind)}, not {value!r}")
     return value
 
 
@@ -83,7 +88,12 @@ def _expectation(table: dict, where: str) -> Expectation:
             re.compile(signature)
         except re.error as exc:
             raise CaseError(f"{where}: bad signature pattern {signature!r}: {exc}") from None
-    return Expectation(outcome=outcome, signature=signature, note=str(table.get("note", "")))
+    unverified = table.get("unverified", False)
+    if not isinstance(unverified, bool):
+        raise CaseError(f"{where}: 'unverified' must be true or false")
+    return Expectation(
+        outcome=outcome, signature=signature, note=str(table.get("note", "")), unverified=unverified
+    )
 
 
 def load_case(folder: Path) -> Case:
@@ -99,9 +109,7 @@ def load_case(folder: Path) -> Case:
     except tomllib.TOMLDecodeError as exc:
         raise CaseError(f"{toml_path}: malformed TOML: {exc}") from None
     where = str(toml_path)
-    timeout = _require(data, "timeout", (int, float), where)
-    if timeout <= 0:
-        raise CaseError(f"{where}: 'timeout' must be positive, not {timeout}")
+    timeout = _positive_number(data, "timeout", where)
     needs = tuple(data.get("needs", []))
     for need in needs:
         if need not in KNOWN_NEEDS:
@@ -115,6 +123,7 @@ def load_case(folder: Path) -> Case:
             if method not in by_method:
                 raise CaseError(f"{key_where}: missing")
             expect[(variant, method)] = _expectation(by_method[method], key_where)
+    memory = _memory(data, where)
     for variant in VARIANTS:
         if not (folder / f"{variant}.py").is_file():
             raise CaseError(f"{folder / f'{variant}.py'}: missing script")
@@ -128,7 +137,27 @@ def load_case(folder: Path) -> Case:
         timeout=float(timeout),
         needs=needs,
         expect=expect,
+        **memory,
     )
+
+
+def _positive_number(table: dict, key: str, where: str) -> float:
+    value = _require(table, key, (int, float), where)
+    if value <= 0:
+        raise CaseError(f"{where}: '{key}' must be positive, not {value}")
+    return float(value)
+
+
+def _memory(data: dict, where: str) -> dict:
+    """The optional memory settings: a run's limit, and the [memory] table for leak cases."""
+    settings: dict = {}
+    if "memory_limit_mb" in data:
+        settings["memory_limit_mb"] = _positive_number(data, "memory_limit_mb", where)
+    if "memory" in data:
+        table = _require(data, "memory", dict, where)
+        settings["memory_interval_s"] = _positive_number(table, "sample_interval_s", f"{where} [memory]")
+        settings["leak_threshold_mb"] = _positive_number(table, "leak_threshold_mb", f"{where} [memory]")
+    return settings
 
 
 def discover(cases_dir: Path = CASES_DIR) -> list[Case]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import sys
 import sysconfig
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,7 +11,8 @@ from pathlib import Path
 
 from harness import needs, runner
 from harness.cases import CASES_DIR, Case
-from harness.outcomes import Outcome, classify
+from harness.memory import largest_growth
+from harness.outcomes import Outcome, classify, hang_signature
 from harness.results import RunResult
 
 OUTPUT_TAIL_LINES = 40
@@ -49,6 +51,14 @@ def _path_aliases() -> list[tuple[str, str]]:
 
 
 PATH_ALIASES = _path_aliases()
+LIBRARY_PATHS = tuple(
+    {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")} | {sys.prefix}
+)
+
+
+def is_library(path: str) -> bool:
+    """Whether a frame's file belongs to Python or an installed package rather than the script."""
+    return path.startswith("<") or path.startswith(LIBRARY_PATHS)
 
 
 def scrub(text: str) -> str:
@@ -64,15 +74,36 @@ def tail(output: str) -> str:
 
 
 def observe(
-    script: Path, start_method: str, timeout_s: float, args: tuple[str, ...] = (), **labels: str
+    script: Path,
+    start_method: str,
+    timeout_s: float,
+    args: tuple[str, ...] = (),
+    spec: Case | None = None,
+    memory_limit_mb: float | None = None,
+    **labels: str,
 ) -> RunResult:
-    """Runs one script under one start method and classifies what happened."""
+    """Runs one script under one start method and classifies what happened.
+
+    With a case `spec`, its memory settings apply: the limit, the sampling, the leak threshold;
+    `memory_limit_mb` overrides the limit. `labels` (case, variant) name the run in its result.
+    """
     base = dict(labels, start_method=start_method)
+    memory_settings: dict = {}
+    if spec is not None:
+        memory_settings = dict(memory_interval_s=spec.memory_interval_s, memory_limit_mb=spec.memory_limit_mb)
+    if memory_limit_mb is not None:
+        memory_settings["memory_limit_mb"] = memory_limit_mb
     try:
-        observed = runner.run_script(script, start_method, timeout_s, args)
+        observed = runner.run_script(script, start_method, timeout_s, args, **memory_settings)
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
         return RunResult(**base, outcome=Outcome.ERROR.value, reason=f"{type(exc).__name__}: {exc}")
     outcome, signature = classify(observed.output, observed.returncode, observed.timed_out)
+    if outcome is Outcome.HANG:
+        signature = hang_signature(observed.stacks, observed.native_stacks, is_library)
+    if observed.memory_limit_exceeded:
+        outcome, signature = Outcome.LEAK, observed.memory_limit_exceeded
+    elif outcome is Outcome.OK and spec is not None and spec.leak_threshold_mb is not None:
+        outcome, signature = judge_memory(observed.memory or {}, spec.leak_threshold_mb)
     return RunResult(
         **base,
         outcome=outcome.value,
@@ -82,8 +113,21 @@ def observe(
         duration_s=observed.duration_s,
         output_tail=tail(observed.output),
         stacks={pid: scrub(text) for pid, text in observed.stacks.items()},
+        native_stacks={pid: scrub(text) for pid, text in observed.native_stacks.items()},
+        native_stacks_note=observed.native_stacks_note,
+        memory=observed.memory,
         leftover_pids=observed.leftover_pids,
     )
+
+
+def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:
+    """`leak` when a worker grew past the threshold from its baseline; else `ok`, with the figures."""
+    growth = largest_growth(memory)
+    if growth is None:
+        return Outcome.ERROR, "no worker memory was sampled"
+    grew, baseline = growth
+    figures = f"worker grew {grew:.0f} MB over its {baseline:.0f} MB baseline (threshold {threshold_mb:g} MB)"
+    return (Outcome.LEAK if grew > threshold_mb else Outcome.OK), figures
 
 
 def execute(job: Job) -> RunResult:
@@ -99,10 +143,13 @@ def execute(job: Job) -> RunResult:
         )
     else:
         script = job.case.script(job.variant)
-        result = observe(script, job.start_method, job.timeout_s, case=job.case.name, variant=job.variant)
+        result = observe(
+            script, job.start_method, job.timeout_s, spec=job.case, case=job.case.name, variant=job.variant
+        )
     expectation = job.case.expect[(job.variant, job.start_method)]
     result.expected = expectation.outcome
     result.expected_signature = expectation.signature
+    result.expected_unverified = expectation.unverified
     if result.outcome != Outcome.SKIPPED:
         result.matched = expectation.matches(result.outcome, result.signature)
     return result

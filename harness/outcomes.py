@@ -123,3 +123,55 @@ def classify(output: str, returncode: int | None, timed_out: bool) -> tuple[Outc
     if returncode is not None and returncode < 0:
         return Outcome.CRASH, f"killed by {signal_name(-returncode)}"
     return Outcome.CRASH, last_line(output) or f"exit status {returncode}"
+
+
+_FAULTHANDLER_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+) in (?P<function>\S+)')
+_PY_SPY_MAIN_THREAD = re.compile(r'^Thread \d+ \(\w+\): "MainThread"')
+
+
+def _current_thread_frames(dump: str) -> list[re.Match]:
+    """The frames of the thread that handled the dump signal (the main thread), innermost first."""
+    frames, inside = [], False
+    for line in dump.splitlines():
+        if line.startswith("Current thread"):
+            inside = True
+        elif inside and not line.strip():
+            break
+        elif inside and (frame := _FAULTHANDLER_FRAME.match(line)):
+            frames.append(frame)
+    return frames
+
+
+def _native_innermost(dump: str) -> str:
+    lines = dump.splitlines()
+    for number, line in enumerate(lines[:-1]):
+        if _PY_SPY_MAIN_THREAD.match(line):
+            return lines[number + 1].strip()
+    return ""
+
+
+def hang_signature(stacks: dict[str, str], native: dict[str, str], is_library) -> str:
+    """Where the stuck processes wait: their innermost frame in the script's own code, and
+    (with native stacks) the innermost native frame, e.g. a glibc function.
+
+    `stacks` maps a pid to its faulthandler dump (header line first, as the harness records it);
+    `is_library(path)` tells the standard library and installed packages from the script's code.
+    The main process, which only waits for its workers, is named only when nothing else is stuck.
+    """
+    spots: dict[str, list[str]] = {}
+    for pid, dump in stacks.items():
+        user = [f for f in _current_thread_frames(dump) if not is_library(f["file"])]
+        if not user:
+            continue
+        frame = user[0]
+        where = f"{frame['function']} ({frame['file'].rsplit('/', 1)[-1]}:{frame['line']})"
+        native_frame = _native_innermost(native.get(pid, ""))
+        if native_frame:
+            where += f" ← native {native_frame.split(' (')[0]}"
+        spots.setdefault(where, []).append(pid)
+    if not spots:
+        return "no exit before the timeout"
+    ranked = sorted(spots.items(), key=lambda item: (-len(item[1]), item[0]))
+    if len(ranked) > 1:  # the main process sits in its loop waiting; the workers tell the story
+        ranked = [r for r in ranked if not r[0].startswith(("main (", "<module> ("))] or ranked
+    return "hang: " + "; ".join(f"{len(pids)} process(es) in {where}" for where, pids in ranked)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import psutil
 
 RUN_ID_VARIABLE = "DLP_RUN_ID"
+NATIVE_DUMP_TIMEOUT_S = 15
 
 
 def _belongs(process: psutil.Process, run_id: str, session_id: int) -> bool:
@@ -60,7 +64,7 @@ def describe(process: psutil.Process) -> str:
         return f"pid {process.pid}"
 
 
-def dump_stacks(processes: list[psutil.Process], stack_dir: Path, wait_s: float = 2.0) -> dict[str, str]:
+def dump_stacks(processes: list[psutil.Process], probe_dir: Path, wait_s: float = 2.0) -> dict[str, str]:
     """Asks each process for its Python stacks (SIGUSR1, armed by the boot module) and reads them.
 
     Returns {pid: "header\\nstacks"}; a process that wrote nothing is listed with a note saying so.
@@ -73,17 +77,17 @@ def dump_stacks(processes: list[psutil.Process], stack_dir: Path, wait_s: float 
     pending = set(headers)
     while pending and time.monotonic() < deadline:
         time.sleep(0.05)
-        pending = {pid for pid in pending if not _stack_text(stack_dir, pid)}
+        pending = {pid for pid in pending if not _stack_text(probe_dir, pid)}
     stacks = {}
     for pid, header in sorted(headers.items()):
-        text = _stack_text(stack_dir, pid) or "(no Python stacks: not a Python process, or it did not answer)"
+        text = _stack_text(probe_dir, pid) or "(no Python stacks: not a Python process, or it did not answer)"
         stacks[str(pid)] = f"# {header}\n{text}"
     return stacks
 
 
-def _stack_text(stack_dir: Path, pid: int) -> str:
+def _stack_text(probe_dir: Path, pid: int) -> str:
     try:
-        return (stack_dir / f"{pid}.stacks").read_text(encoding="utf-8", errors="replace").strip()
+        return (probe_dir / f"{pid}.stacks").read_text(encoding="utf-8", errors="replace").strip()
     except OSError:
         return ""
 
@@ -98,3 +102,36 @@ def terminate(processes: list[psutil.Process], grace_s: float = 2.0) -> None:
         with contextlib.suppress(psutil.Error):
             process.kill()
     psutil.wait_procs(alive, timeout=grace_s)
+
+
+def _py_spy() -> str | None:
+    beside_python = Path(sys.executable).parent / "py-spy"
+    return str(beside_python) if beside_python.exists() else shutil.which("py-spy")
+
+
+def dump_native_stacks(processes: list[psutil.Process]) -> tuple[dict[str, str], str]:
+    """Native (C and Python) stacks from py-spy where it is installed: ({pid: text}, note).
+
+    The note says why there are none: py-spy missing, or not allowed to attach (ptrace).
+    """
+    py_spy = _py_spy()
+    if py_spy is None:
+        return {}, "native stacks not available: py-spy is not installed (pip install py-spy)"
+    stacks, failures = {}, []
+    for process in processes:
+        try:
+            dump = subprocess.run(
+                [py_spy, "dump", "--native", "--pid", str(process.pid)],
+                capture_output=True,
+                text=True,
+                timeout=NATIVE_DUMP_TIMEOUT_S,
+            )
+        except subprocess.TimeoutExpired:
+            failures.append(f"pid {process.pid}: py-spy timed out")
+            continue
+        if dump.returncode == 0 and dump.stdout.strip():
+            stacks[str(process.pid)] = dump.stdout.strip()
+        else:
+            failures.append(f"pid {process.pid}: {(dump.stderr or dump.stdout).strip()[-200:]}")
+    note = "" if not failures else "py-spy could not dump every process: " + "; ".join(failures)
+    return stacks, note

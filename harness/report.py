@@ -30,6 +30,8 @@ def cell(result: RunResult) -> Text:
         text.append(f"\n{shorten(result.signature)}", style="dim")
     if result.outcome == "skipped" and result.reason:
         text.append(f"\n{shorten(result.reason)}", style="dim")
+    if result.expected_unverified:
+        text.append(f"\nexpected {result.expected}, unverified", style="italic dim")
     if result.matched is False:
         text.append(f"\nMISMATCH: expected {result.expected}", style="bold red reverse")
     return text

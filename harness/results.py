@@ -8,7 +8,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
 
@@ -27,12 +27,16 @@ class RunResult:
     signature: str = ""
     expected: str = ""  # the expected outcome, as case.toml said at the time of the run
     expected_signature: str | None = None
+    expected_unverified: bool = False  # case.toml marks that expectation as not yet observed
     matched: bool | None = None  # None: nothing to compare (skipped, or no expectation)
     returncode: int | None = None
     signal: str | None = None
     duration_s: float = 0.0
     output_tail: str = ""
     stacks: dict[str, str] = field(default_factory=dict)  # pid -> faulthandler dump, for hangs
+    native_stacks: dict[str, str] = field(default_factory=dict)  # pid -> py-spy --native dump
+    native_stacks_note: str = ""  # why native stacks are missing, for hangs
+    memory: dict | None = None  # per-process series and per-worker summary (see harness.memory)
     leftover_pids: list[int] = field(default_factory=list)  # processes the harness had to kill
     reason: str = ""  # why it was skipped, or how the harness failed
 

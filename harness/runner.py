@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness import processes
+from harness.memory import DEFAULT_MEMORY_LIMIT_MB, MemoryMonitor
 from harness.outcomes import signal_name
 
 BOOT_DIR = Path(__file__).resolve().parent / "boot"
@@ -31,7 +32,11 @@ class Observation:
     duration_s: float
     output: str
     stacks: dict[str, str] = field(default_factory=dict)
+    native_stacks: dict[str, str] = field(default_factory=dict)
+    native_stacks_note: str = ""
     leftover_pids: list[int] = field(default_factory=list)
+    memory: dict | None = None
+    memory_limit_exceeded: str = ""
 
     @property
     def signal(self) -> str | None:
@@ -65,14 +70,14 @@ class _ActiveRuns:
 ACTIVE_RUNS = _ActiveRuns()
 
 
-def child_environment(start_method: str, stack_dir: Path, run_id: str) -> dict[str, str]:
+def child_environment(start_method: str, probe_dir: Path, run_id: str) -> dict[str, str]:
     env = dict(os.environ)
     python_path = [str(BOOT_DIR)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     env.update(
         PYTHONPATH=os.pathsep.join(python_path),
         PYTHONUNBUFFERED="1",  # output of parent and workers interleaves in the order written
         DLP_START_METHOD=start_method,
-        DLP_STACK_DIR=str(stack_dir),
+        DLP_PROBE_DIR=str(probe_dir),
         **{processes.RUN_ID_VARIABLE: run_id},
     )
     return env
@@ -92,64 +97,84 @@ def run_script(
     start_method: str,
     timeout_s: float,
     args: tuple[str, ...] = (),
+    memory_interval_s: float | None = None,
+    memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB,
 ) -> Observation:
     """Runs `python -X faulthandler script args` as __main__ with `start_method` imposed.
 
     The run gets its own temporary working directory and process session; stdout and stderr go
-    to one file. At the timeout the Python stacks of every process of the run are collected
-    first, then the whole tree is terminated; nothing of the run outlives this call.
+    to one file. At the timeout the Python stacks (and, with py-spy, the native stacks) of every
+    process of the run are collected first, then the whole tree is terminated; the same happens
+    when the run's memory passes `memory_limit_mb`. Nothing of the run outlives this call.
+    `memory_interval_s` turns on the per-process memory series.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
-    stack_dir = workdir / "stacks"
-    stack_dir.mkdir()
+    probe_dir = workdir / "probes"
+    probe_dir.mkdir()
     output_path = workdir / "output.txt"
     run_id = uuid.uuid4().hex
     command = [sys.executable, "-X", "faulthandler", str(Path(script).resolve()), *args]
     try:
         with open(output_path, "wb") as output:
-            started = time.monotonic()
+            wall_started, started = time.time(), time.monotonic()
             proc = subprocess.Popen(
                 command,
                 stdin=subprocess.DEVNULL,
                 stdout=output,
                 stderr=subprocess.STDOUT,
                 cwd=workdir,
-                env=child_environment(start_method, stack_dir, run_id),
+                env=child_environment(start_method, probe_dir, run_id),
                 start_new_session=True,
             )
         session_id = proc.pid  # start_new_session makes the child a session leader
         ACTIVE_RUNS.add(proc.pid, run_id, session_id)
+        monitor = MemoryMonitor(proc.pid, started, memory_interval_s)
+        observation = Observation(returncode=None, timed_out=False, duration_s=0.0, output="")
         try:
-            timed_out, stacks = _wait(proc, started + timeout_s, run_id, session_id, stack_dir)
-            duration = time.monotonic() - started
-            leftovers = _end_leftovers(proc.pid, run_id, session_id)
+            stop = _wait(proc, started + timeout_s, monitor, memory_limit_mb)
+            if stop:
+                _stop(proc, run_id, session_id, probe_dir, observation)
+                observation.timed_out = stop == "timeout"
+                if stop == "memory":
+                    observation.memory_limit_exceeded = (
+                        f"the run's memory reached {monitor.peak_total_mb:.0f} MB, over its limit of "
+                        f"{memory_limit_mb:.0f} MB; stopped by the harness"
+                    )
+            observation.duration_s = round(time.monotonic() - started, 3)
+            observation.leftover_pids = _end_leftovers(proc.pid, run_id, session_id)
         finally:
             ACTIVE_RUNS.remove(proc.pid)
-        return Observation(
-            returncode=None if timed_out else proc.returncode,
-            timed_out=timed_out,
-            duration_s=round(duration, 3),
-            output=read_tail(output_path),
-            stacks=stacks,
-            leftover_pids=leftovers,
-        )
+        if not stop:
+            observation.returncode = proc.returncode
+        if memory_interval_s is not None:
+            monitor.mark_ready(probe_dir, wall_started)
+            observation.memory = monitor.to_json()
+        observation.output = read_tail(output_path)
+        return observation
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _wait(proc, deadline, run_id, session_id, stack_dir) -> tuple[bool, dict[str, str]]:
-    """Waits for the script's exit; at the deadline dumps every process's stacks and ends them."""
+def _wait(proc, deadline: float, monitor: MemoryMonitor, memory_limit_mb: float) -> str:
+    """Waits for the script's exit: "" when it exited, else "timeout" or "memory"."""
     while time.monotonic() < deadline:
         try:
             proc.wait(timeout=POLL_INTERVAL_S)
-            return False, {}
+            return ""
         except subprocess.TimeoutExpired:
-            continue
+            pass
+        if monitor.poll() > memory_limit_mb:
+            return "memory"
+    return "timeout"
+
+
+def _stop(proc, run_id: str, session_id: int, probe_dir: Path, observation: Observation) -> None:
+    """Records the stacks of every process of the run, then ends them all."""
     tree = processes.find_run_processes(proc.pid, run_id, session_id)
-    stacks = processes.dump_stacks(tree, stack_dir)
+    observation.stacks = processes.dump_stacks(tree, probe_dir)
+    observation.native_stacks, observation.native_stacks_note = processes.dump_native_stacks(tree)
     processes.terminate(tree)
     proc.wait()
-    return True, stacks
 
 
 def _end_leftovers(root_pid: int, run_id: str, session_id: int) -> list[int]:

@@ -37,7 +37,29 @@ OBSERVED_HERE = {
         "spawn": ("crash", LAMBDA),
     },
 }
-for (case, _), _expected in list(OBSERVED_HERE.items()):
+OPENCV_HANG = r"^hang: 2 process\(es\) in limit_opencv_threads \(broken\.py:\d+\)"
+GREW = r"^worker grew \d+ MB over its \d+ MB baseline \(threshold 40 MB\)$"
+OBSERVED_HERE.update(
+    {
+        ("04_opencv_thread_deadlock", "broken"): {
+            "fork": ("hang", OPENCV_HANG),
+            "forkserver": ("ok", None),
+            "spawn": ("ok", None),
+        },
+        ("06_memory_growth", "broken"): {
+            "fork": ("leak", GREW),
+            "forkserver": ("ok", GREW),
+            "spawn": ("ok", GREW),
+        },
+        ("06_memory_growth", "fixed"): {method: ("ok", GREW) for method in START_METHODS},
+    }
+)
+for case in (
+    "01_missing_main_guard",
+    "02_open_file_handle",
+    "03_lambda_collate",
+    "04_opencv_thread_deadlock",
+):
     OBSERVED_HERE[(case, "fixed")] = {method: ("ok", None) for method in START_METHODS}
 
 PARAMS = [
@@ -71,3 +93,14 @@ def test_parent_shows_only_the_consequence_for_the_guard_case(matrix_results):
     last_exception = [line for line in result.output_tail.splitlines() if line.startswith("RuntimeError")][-1]
     assert "exited unexpectedly" in last_exception
     assert "bootstrapping phase" in result.signature
+
+
+@pytest.mark.parametrize("variant", ["broken", "fixed"])
+@pytest.mark.parametrize("method", START_METHODS)
+def test_cuda_case_is_skipped_without_a_gpu_never_ok(matrix_results, variant, method):
+    result = matrix_results[("05_cuda_in_worker", variant, method)]
+    if not result.reason.startswith("no usable CUDA GPU"):
+        pytest.skip("this machine has a GPU: the case really ran")
+    assert result.outcome == "skipped"
+    assert result.matched is None, "a skipped run is neither a match nor a mismatch"
+    assert result.expected_unverified, "GPU expectations stay marked unverified until observed"

@@ -82,6 +82,29 @@ def test_unknown_outcome_in_case_toml(tmp_path):
     assert "unknown outcome 'explodes'" in line
 
 
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (
+            "[memory]\nsample_interval_s = 0.1\nleak_threshold_mb = -5\n",
+            "'leak_threshold_mb' must be positive",
+        ),
+        ("[memory]\nleak_threshold_mb = 40\n", "[memory]: missing key 'sample_interval_s'"),
+        ("memory_limit_mb = 'lots'\n", "'memory_limit_mb' must be a number"),
+    ],
+)
+def test_bad_memory_settings(tmp_path, extra, named):
+    toml = extra + GOOD_TOML if not extra.startswith("[") else GOOD_TOML + "\n" + extra
+    line = one_line_error(harness("--cases-dir", str(make_case(tmp_path, toml)), "list"))
+    assert named in line
+
+
+def test_unverified_must_be_a_boolean(tmp_path):
+    bad = GOOD_TOML.replace('outcome = "crash"', 'outcome = "crash"\nunverified = "yes"', 1)
+    line = one_line_error(harness("--cases-dir", str(make_case(tmp_path, bad)), "list"))
+    assert "'unverified' must be true or false" in line
+
+
 def test_missing_script(tmp_path):
     line = one_line_error(harness("--cases-dir", str(make_case(tmp_path, GOOD_TOML, ("broken.py",))), "list"))
     assert "fixed.py: missing script" in line

@@ -1,0 +1,25 @@
+"""Feed a model on the GPU from a Dataset that builds its samples on the CPU, with two workers."""
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Features(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, index):
+        return torch.full((4,), float(index))
+
+
+def main():
+    device = torch.device("cuda")
+    model = torch.nn.Linear(4, 1).to(device)  # CUDA is initialised in the main process
+    loader = DataLoader(Features(), batch_size=4, num_workers=2, pin_memory=True)
+    for batch in loader:
+        batch = batch.to(device, non_blocking=True)
+        print(model(batch).sum().item())
+
+
+if __name__ == "__main__":
+    main()

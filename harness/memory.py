@@ -1,0 +1,136 @@
+"""Memory of a run's processes, sampled from outside at a steady interval.
+
+Each process's unique set size (USS: the pages only it holds, what a forked worker gains by
+copy-on-write) is sampled where the platform gives it, else its RSS. A DataLoader worker's
+baseline is its first sample after it started serving (the boot module marks that moment), so
+a spawned worker's import of torch and its unpickled copy of the Dataset count as baseline, not
+as growth.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import psutil
+
+MB = 1024 * 1024
+DEFAULT_MEMORY_LIMIT_MB = 4096.0  # total RSS of a run's processes; a case may declare its own
+
+
+def role(process: psutil.Process, root_pid: int) -> str:
+    """main, helper (resource tracker, forkserver) or worker."""
+    if process.pid == root_pid:
+        return "main"
+    try:
+        command = " ".join(process.cmdline())
+        parent = process.ppid()
+    except psutil.Error:
+        return "worker"
+    if "resource_tracker" in command or ("forkserver import main" in command and parent == root_pid):
+        return "helper"
+    return "worker"
+
+
+def _uss_mb(process: psutil.Process) -> tuple[float, str]:
+    try:
+        return process.memory_full_info().uss / MB, "uss"
+    except (psutil.AccessDenied, AttributeError):
+        return process.memory_info().rss / MB, "rss"
+
+
+@dataclass
+class ProcessSeries:
+    role: str
+    samples: list[tuple[float, float]] = field(default_factory=list)  # (seconds since start, MB)
+    ready_s: float | None = None  # when a worker started serving
+
+
+@dataclass
+class MemoryMonitor:
+    """Samples every process under `root_pid` each `interval_s`; reports the run's total RSS."""
+
+    root_pid: int
+    started: float  # time.monotonic() at launch
+    interval_s: float | None  # None: no series kept, only the total for the limit
+    series: dict[int, ProcessSeries] = field(default_factory=dict)
+    metric: str = "uss"
+    peak_total_mb: float = 0.0
+    _next_sample: float = 0.0
+
+    def poll(self) -> float:
+        """The run's total RSS in MB now; samples the series when an interval has passed."""
+        try:
+            root = psutil.Process(self.root_pid)
+            tree = [root, *root.children(recursive=True)]
+        except psutil.Error:
+            return 0.0
+        total = 0.0
+        for process in tree:
+            with contextlib.suppress(psutil.Error):
+                total += process.memory_info().rss / MB
+        self.peak_total_mb = max(self.peak_total_mb, total)
+        now = time.monotonic()
+        if self.interval_s is not None and now >= self._next_sample:
+            self._next_sample = now + self.interval_s
+            self._sample(tree, now - self.started)
+        return total
+
+    def _sample(self, tree: list[psutil.Process], at_s: float) -> None:
+        for process in tree:
+            try:
+                megabytes, self.metric = _uss_mb(process)
+            except psutil.Error:
+                continue
+            if process.pid not in self.series:
+                self.series[process.pid] = ProcessSeries(role=role(process, self.root_pid))
+            self.series[process.pid].samples.append((round(at_s, 2), round(megabytes, 1)))
+
+    def mark_ready(self, probe_dir: Path, wall_started: float) -> None:
+        """Reads the workers' ready marks written by the boot module."""
+        for pid, entry in self.series.items():
+            try:
+                lines = (probe_dir / f"{pid}.events").read_text().split()
+            except OSError:
+                continue
+            if len(lines) >= 2 and lines[0] == "worker_ready":
+                entry.ready_s = round(float(lines[1]) - wall_started, 2)
+
+    def to_json(self) -> dict:
+        processes = {
+            str(pid): {"role": s.role, "ready_s": s.ready_s, "samples": [list(x) for x in s.samples]}
+            for pid, s in sorted(self.series.items())
+        }
+        return {
+            "metric": self.metric,
+            "interval_s": self.interval_s,
+            "peak_total_rss_mb": round(self.peak_total_mb, 1),
+            "processes": processes,
+            "workers": worker_summary(processes),
+        }
+
+
+def worker_summary(processes: dict) -> dict:
+    """Per worker: baseline (first sample once serving), peak, and growth, in MB."""
+    summary = {}
+    for pid, entry in processes.items():
+        if entry["role"] != "worker" or not entry["samples"]:
+            continue
+        ready = entry["ready_s"]
+        serving = [mb for at, mb in entry["samples"] if ready is None or at >= ready]
+        if not serving:
+            continue
+        baseline, peak = serving[0], max(serving)
+        summary[pid] = {"baseline_mb": baseline, "peak_mb": peak, "growth_mb": round(peak - baseline, 1)}
+    return summary
+
+
+def largest_growth(memory: dict) -> tuple[float, float] | None:
+    """(growth, baseline) in MB of the worker that grew most; None without worker samples."""
+    workers = memory.get("workers") or {}
+    if not workers:
+        return None
+    worst = max(workers.values(), key=lambda w: w["growth_mb"])
+    return worst["growth_mb"], worst["baseline_mb"]

@@ -1,0 +1,70 @@
+"""Memory sampling and the leak verdict: measured worker growth against the case's threshold."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import matrix
+from harness.memory import largest_growth, worker_summary
+from harness.outcomes import Outcome
+
+
+def series(role, samples, ready=None):
+    return {"role": role, "ready_s": ready, "samples": samples}
+
+
+def test_baseline_is_taken_once_the_worker_serves():
+    processes = {
+        "1": series("main", [[0.0, 300.0], [1.0, 900.0]]),
+        "2": series("worker", [[0.5, 10.0], [1.0, 150.0], [1.5, 320.0], [2.0, 322.0]], ready=1.5),
+        "3": series("helper", [[0.5, 5.0], [2.0, 50.0]]),
+    }
+    assert worker_summary(processes) == {"2": {"baseline_mb": 320.0, "peak_mb": 322.0, "growth_mb": 2.0}}
+
+
+def test_without_a_ready_mark_the_first_sample_is_the_baseline():
+    processes = {"7": series("worker", [[0.1, 6.0], [0.5, 60.0], [0.9, 90.0]])}
+    assert largest_growth({"workers": worker_summary(processes)}) == (84.0, 6.0)
+
+
+def test_judge_memory_against_threshold():
+    memory = {"workers": {"1": {"baseline_mb": 6.0, "peak_mb": 86.0, "growth_mb": 80.0}}}
+    assert matrix.judge_memory(memory, 40)[0] is Outcome.LEAK
+    assert matrix.judge_memory(memory, 100)[0] is Outcome.OK
+    assert "grew 80 MB over its 6 MB baseline" in matrix.judge_memory(memory, 40)[1]
+    assert matrix.judge_memory({}, 40)[0] is Outcome.ERROR
+
+
+@pytest.mark.parametrize(("variant", "outcome"), [("broken", "leak"), ("fixed", "ok")])
+def test_copy_on_read_growth_is_measured_under_fork(matrix_results, variant, outcome):
+    result = matrix_results[("06_memory_growth", variant, "fork")]
+    assert result.outcome == outcome, result.signature
+    workers = result.memory["workers"]
+    assert len(workers) == 4, "two workers in each of two epochs"
+    growth = max(w["growth_mb"] for w in workers.values())
+    assert (growth > 40) if variant == "broken" else (growth < 20), workers
+    assert all(p["samples"] for p in result.memory["processes"].values())
+
+
+def test_spawn_workers_start_with_their_own_copy(matrix_results):
+    broken = matrix_results[("06_memory_growth", "broken", "spawn")].memory["workers"]
+    fixed = matrix_results[("06_memory_growth", "fixed", "spawn")].memory["workers"]
+    broken_baseline = min(w["baseline_mb"] for w in broken.values())
+    fixed_baseline = max(w["baseline_mb"] for w in fixed.values())
+    assert broken_baseline > fixed_baseline + 80, (broken, fixed)
+    assert all(w["growth_mb"] < 40 for w in broken.values())
+
+
+def test_memory_limit_stops_the_run_and_is_recorded(tmp_path):
+    hog = tmp_path / "hog.py"
+    hog.write_text(
+        "import time\n"
+        "blocks = []\n"
+        "while True:\n"
+        "    blocks.append(bytearray(50 * 1024 * 1024))\n"
+        "    time.sleep(0.05)\n"
+    )
+    result = matrix.observe(hog, "fork", 60, case="hog", variant="probe", memory_limit_mb=400)
+    assert result.outcome == "leak"
+    assert "over its limit of 400 MB; stopped by the harness" in result.signature
+    assert result.duration_s < 30
