@@ -17,7 +17,7 @@ STYLES = {
     "skipped": "dim",
     "error": "bold red",
 }
-SIGNATURE_WIDTH = 70
+SIGNATURE_WIDTH = 100
 
 
 def shorten(text: str, width: int = SIGNATURE_WIDTH) -> str:

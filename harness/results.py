@@ -12,6 +12,15 @@ SCHEMA_VERSION = 2
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
 
+def _file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+_FILE_MODE = _file_mode()
+
+
 class ResultsError(Exception):
     """A results file cannot be used; the message names it."""
 
@@ -108,6 +117,7 @@ def save(path: Path, results_file: ResultsFile) -> None:
     text = json.dumps(results_file.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(temp, _FILE_MODE)  # mkstemp makes it private; a results file is for everyone
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()

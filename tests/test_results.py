@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -87,3 +88,11 @@ def test_record_merges_by_case_variant_and_method(tmp_path):
 def test_results_filename_names_the_environment():
     env = {"os": "linux", "python": "3.11.7", "torch": "2.13.0+cpu"}
     assert environment.results_filename(env) == "linux-py3.11-torch2.13.0.json"
+
+
+def test_saved_file_is_readable_by_others(tmp_path):
+    path = tmp_path / "r.json"
+    results.save(path, ResultsFile(environment={}, results=[]))
+    umask = os.umask(0)
+    os.umask(umask)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask, "as open() would create it, not mkstemp's 0600"
