@@ -6,7 +6,7 @@ import os
 
 import nox
 
-nox.options.sessions = ["reproduce", "verify", "tests", "lint"]
+nox.options.sessions = ["reproduce", "verify", "tests", "lint", "docs"]
 
 # The reference torch; set DLP_TORCH to another version to observe the cases with it.
 TORCH_VERSION = os.environ.get("DLP_TORCH", "2.13.0")
@@ -35,7 +35,7 @@ def verify(session: nox.Session) -> None:
 @nox.session(reuse_venv=True)
 def tests(session: nox.Session) -> None:
     """Run the test suite (pytest); extra arguments go to pytest."""
-    install_project(session, "test")
+    install_project(session, "test", "docs")
     session.run("pytest", *session.posargs)
 
 
@@ -45,3 +45,17 @@ def lint(session: nox.Session) -> None:
     session.install("ruff")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(reuse_venv=True)
+def docs(session: nox.Session) -> None:
+    """Build the documentation site into site/ with mkdocs --strict (from the recorded results)."""
+    install_project(session, "docs")
+    session.run("mkdocs", "build", "--strict", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session(name="docs-serve", reuse_venv=True, default=False)
+def docs_serve(session: nox.Session) -> None:
+    """Serve the documentation with live reload on http://127.0.0.1:8000."""
+    install_project(session, "docs")
+    session.run("mkdocs", "serve", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})

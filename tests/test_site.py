@@ -1,0 +1,173 @@
+"""The documentation site: a strict build from the recorded results, its failure modes, and a real
+browser loading the pages (Debian's chromium and chromedriver)."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+pytest.importorskip("mkdocs", reason="the docs extra is not installed")
+
+from mkdocs.exceptions import PluginError
+
+from harness.cases import discover
+from harness.site import hook
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = Path(os.environ.get("DLP_ARTIFACTS", ROOT / "build" / "test-artifacts"))
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+
+
+def build(site_dir: Path, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site_dir)],
+        cwd=ROOT,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1", **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    site_dir = tmp_path_factory.mktemp("site")
+    completed = build(site_dir)
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert "WARNING" not in completed.stderr, completed.stderr[-3000:]
+    return site_dir
+
+
+def test_every_case_has_a_page_with_its_code_and_observations(site):
+    for case in discover():
+        page = (site / "cases" / case.name / "index.html").read_text()
+        for variant in ("broken", "fixed"):
+            first_line = case.script(variant).read_text().splitlines()[0].strip('"')
+            assert first_line[:40] in page, f"{case.name}: {variant}.py is not included"
+        assert "--- broken.py" in page and "+++ fixed.py" in page, f"{case.name}: no diff"
+        assert "dlp-outcome" in page, f"{case.name}: no observed outcomes"
+        assert "<!-- dlp:" not in page and "--8&lt;--" not in page
+
+
+def test_hang_page_shows_the_stacks(site):
+    page = (site / "cases" / "04_opencv_thread_deadlock" / "index.html").read_text()
+    assert "Stacks at the timeout" in page and "limit_opencv_threads" in page
+
+
+def test_plots_are_drawn_with_alt_text(site):
+    page = (site / "comparison" / "index.html").read_text()
+    for name in ("memory", "startup"):
+        assert (site / "assets" / "plots" / f"{name}.png").stat().st_size > 10_000
+        assert f'src="../assets/plots/{name}.png"' in page
+    assert 'alt="Worker memory over time for case 06' in page
+
+
+def test_case_without_readme_fails_the_build(tmp_path):
+    cases = tmp_path / "cases"
+    shutil.copytree(ROOT / "cases", cases)
+    (cases / "03_lambda_collate" / "README.md").unlink()
+    completed = build(tmp_path / "site", DLP_CASES_DIR=str(cases))
+    assert completed.returncode != 0
+    assert "03_lambda_collate: the case has no README.md" in completed.stderr
+
+
+def test_results_file_failing_its_schema_fails_the_build(tmp_path):
+    results = tmp_path / "results"
+    results.mkdir()
+    (results / "linux-py3.11-torch9.json").write_text(
+        json.dumps({"schema": 999, "environment": {}, "results": []})
+    )
+    completed = build(tmp_path / "site", DLP_RESULTS_DIR=str(results))
+    assert completed.returncode != 0
+    assert "linux-py3.11-torch9.json: schema version 999" in completed.stderr
+
+
+def test_unknown_placeholder_fails_with_its_name():
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="comparison.md"))
+    with pytest.raises(PluginError, match=r"comparison\.md: unknown placeholder 'dlp:no-such-table'"):
+        hook.on_page_markdown("text <!-- dlp:no-such-table --> text", page, None, None)
+
+
+# --- in a real browser -------------------------------------------------------------------------
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def served(site):
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if not (CHROMIUM and CHROMEDRIVER):
+        if os.environ.get("CI"):
+            pytest.fail("CI must have chromium and chromedriver (.ci/run installs them)")
+        pytest.skip("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,2400",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=CHROMEDRIVER))
+    yield driver
+    driver.quit()
+
+
+PAGES = ["", "comparison/", "cases/04_opencv_thread_deadlock/"]
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_loads_without_console_errors_and_its_links_resolve(browser, served, path):
+    browser.get(served + path)
+    assert "DataLoader pitfalls" in browser.title
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == [], errors
+    links = {a.get_attribute("href") for a in browser.find_elements("css selector", "a[href]")}
+    internal = {urllib.parse.urldefrag(link)[0] for link in links if link.startswith(served)}
+    assert internal, "the page has no internal links"
+    for link in sorted(internal):
+        with urllib.request.urlopen(link) as response:  # raises on 404
+            assert response.status == 200, link
+
+
+def test_comparison_table_has_a_row_per_case_and_variant(browser, served):
+    browser.get(served + "comparison/")
+    table = browser.find_elements("css selector", "article table")[0]
+    rows = table.find_elements("css selector", "tbody tr")
+    cases = discover()
+    assert len(rows) == 2 * len(cases)
+    first_cells = [row.find_elements("css selector", "td")[0].text for row in rows]
+    assert first_cells[::2] == [case.name for case in cases]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / "comparison.png"))
