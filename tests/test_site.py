@@ -171,3 +171,22 @@ def test_comparison_table_has_a_row_per_case_and_variant(browser, served):
     assert first_cells[::2] == [case.name for case in cases]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / "comparison.png"))
+
+
+def test_real_windows_results_get_a_column_beside_the_emulated_one(tmp_path):
+    from harness import results
+    from harness.results import ResultsFile, RunResult
+    from harness.site import pages, results_data
+
+    cases = discover()
+    run = RunResult(
+        case=cases[0].name, variant="broken", start_method="spawn", outcome="crash", signature="X"
+    )
+    results.save(tmp_path / "windows-py3.12-torch2.13.0.json", ResultsFile({"os": "windows"}, [run]))
+    recorded = results_data.load_all(tmp_path)
+    table = pages.comparison_table(cases, None, results_data.real_spawn_systems(recorded))
+    header = table.splitlines()[0]
+    assert "Windows & macOS<br><small>spawn on Linux" in header
+    assert "Windows, real<br><small>spawn, windows-py3.12-torch2.13.0.json" in header
+    first_row = table.splitlines()[2]
+    assert first_row.count("not recorded") == 3 and "dlp-crash" in first_row
