@@ -55,6 +55,7 @@ class Case:
     memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB  # the harness stops a run that takes more
     memory_interval_s: float | None = None  # sample each process's memory this often ([memory])
     leak_threshold_mb: float | None = None  # a worker growing more than this is a leak ([memory])
+    via_stdin: bool = False  # the scripts are fed on standard input, as in a notebook (stdin = true)
 
     @property
     def name(self) -> str:
@@ -124,6 +125,9 @@ def load_case(folder: Path) -> Case:
                 raise CaseError(f"{key_where}: missing")
             expect[(variant, method)] = _expectation(by_method[method], key_where)
     memory = _memory(data, where)
+    via_stdin = data.get("stdin", False)
+    if not isinstance(via_stdin, bool):
+        raise CaseError(f"{where}: 'stdin' must be true or false")
     for variant in VARIANTS:
         if not (folder / f"{variant}.py").is_file():
             raise CaseError(f"{folder / f'{variant}.py'}: missing script")
@@ -137,6 +141,7 @@ def load_case(folder: Path) -> Case:
         timeout=float(timeout),
         needs=needs,
         expect=expect,
+        via_stdin=via_stdin,
         **memory,
     )
 

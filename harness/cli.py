@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     script.add_argument("--start-method", default=",".join(START_METHODS), help="comma-separated list")
     script.add_argument("--jobs", default=str(os.cpu_count() or 1), help="runs in parallel")
     script.add_argument("--timeout", default="120", help="seconds per run before it counts as a hang")
+    script.add_argument(
+        "--stdin", action="store_true", help="feed the code on standard input, as a notebook runs it"
+    )
     return parser
 
 
@@ -155,7 +158,13 @@ def command_script(args: argparse.Namespace, console: Console) -> int:
 
     def run(method: str) -> results.RunResult:
         return matrix.observe(
-            args.path, method, timeout, tuple(args.script_args), case=args.path.name, variant="script"
+            args.path,
+            method,
+            timeout,
+            tuple(args.script_args),
+            via_stdin=args.stdin,
+            case=args.path.name,
+            variant="script",
         )
 
     observed = matrix.run_all(methods, workers, run=run)

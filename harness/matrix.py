@@ -80,21 +80,29 @@ def observe(
     args: tuple[str, ...] = (),
     spec: Case | None = None,
     memory_limit_mb: float | None = None,
+    via_stdin: bool | None = None,
     **labels: str,
 ) -> RunResult:
     """Runs one script under one start method and classifies what happened.
 
-    With a case `spec`, its memory settings apply: the limit, the sampling, the leak threshold;
-    `memory_limit_mb` overrides the limit. `labels` (case, variant) name the run in its result.
+    With a case `spec`, its settings apply: the memory limit, the sampling, the leak threshold,
+    feeding the script on stdin; `memory_limit_mb` and `via_stdin` override them. `labels` (case,
+    variant) name the run in its result.
     """
     base = dict(labels, start_method=start_method)
-    memory_settings: dict = {}
+    run_settings: dict = {}
     if spec is not None:
-        memory_settings = dict(memory_interval_s=spec.memory_interval_s, memory_limit_mb=spec.memory_limit_mb)
+        run_settings = dict(
+            memory_interval_s=spec.memory_interval_s,
+            memory_limit_mb=spec.memory_limit_mb,
+            via_stdin=spec.via_stdin,
+        )
     if memory_limit_mb is not None:
-        memory_settings["memory_limit_mb"] = memory_limit_mb
+        run_settings["memory_limit_mb"] = memory_limit_mb
+    if via_stdin is not None:
+        run_settings["via_stdin"] = via_stdin
     try:
-        observed = runner.run_script(script, start_method, timeout_s, args, **memory_settings)
+        observed = runner.run_script(script, start_method, timeout_s, args, **run_settings)
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
         return RunResult(**base, outcome=Outcome.ERROR.value, reason=f"{type(exc).__name__}: {exc}")
     outcome, signature = classify(observed.output, observed.returncode, observed.timed_out)
@@ -116,6 +124,7 @@ def observe(
         native_stacks={pid: scrub(text) for pid, text in observed.native_stacks.items()},
         native_stacks_note=observed.native_stacks_note,
         memory=observed.memory,
+        loader_epochs=observed.loader_epochs,
         leftover_pids=observed.leftover_pids,
     )
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import psutil
 
@@ -88,15 +87,11 @@ class MemoryMonitor:
                 self.series[process.pid] = ProcessSeries(role=role(process, self.root_pid))
             self.series[process.pid].samples.append((round(at_s, 2), round(megabytes, 1)))
 
-    def mark_ready(self, probe_dir: Path, wall_started: float) -> None:
-        """Reads the workers' ready marks written by the boot module."""
+    def mark_ready(self, ready: dict[int, float]) -> None:
+        """Sets each worker's start of service, {pid: seconds since the run started}."""
         for pid, entry in self.series.items():
-            try:
-                lines = (probe_dir / f"{pid}.events").read_text().split()
-            except OSError:
-                continue
-            if len(lines) >= 2 and lines[0] == "worker_ready":
-                entry.ready_s = round(float(lines[1]) - wall_started, 2)
+            if pid in ready:
+                entry.ready_s = round(ready[pid], 2)
 
     def to_json(self) -> dict:
         processes = {

@@ -8,7 +8,7 @@ import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
 
@@ -46,6 +46,7 @@ class RunResult:
     native_stacks: dict[str, str] = field(default_factory=dict)  # pid -> py-spy --native dump
     native_stacks_note: str = ""  # why native stacks are missing, for hangs
     memory: dict | None = None  # per-process series and per-worker summary (see harness.memory)
+    loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches
     leftover_pids: list[int] = field(default_factory=list)  # processes the harness had to kill
     reason: str = ""  # why it was skipped, or how the harness failed
 

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import processes
+from harness import events, processes
 from harness.memory import DEFAULT_MEMORY_LIMIT_MB, MemoryMonitor
 from harness.outcomes import signal_name
 
@@ -37,6 +37,7 @@ class Observation:
     leftover_pids: list[int] = field(default_factory=list)
     memory: dict | None = None
     memory_limit_exceeded: str = ""
+    loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
 
     @property
     def signal(self) -> str | None:
@@ -70,9 +71,12 @@ class _ActiveRuns:
 ACTIVE_RUNS = _ActiveRuns()
 
 
-def child_environment(start_method: str, probe_dir: Path, run_id: str) -> dict[str, str]:
+def child_environment(
+    start_method: str, probe_dir: Path, run_id: str, extra_path: list[str] | None = None
+) -> dict[str, str]:
     env = dict(os.environ)
-    python_path = [str(BOOT_DIR)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    inherited = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    python_path = [str(BOOT_DIR), *(extra_path or []), *inherited]
     env.update(
         PYTHONPATH=os.pathsep.join(python_path),
         PYTHONUNBUFFERED="1",  # output of parent and workers interleaves in the order written
@@ -99,6 +103,7 @@ def run_script(
     args: tuple[str, ...] = (),
     memory_interval_s: float | None = None,
     memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB,
+    via_stdin: bool = False,
 ) -> Observation:
     """Runs `python -X faulthandler script args` as __main__ with `start_method` imposed.
 
@@ -106,24 +111,30 @@ def run_script(
     to one file. At the timeout the Python stacks (and, with py-spy, the native stacks) of every
     process of the run are collected first, then the whole tree is terminated; the same happens
     when the run's memory passes `memory_limit_mb`. Nothing of the run outlives this call.
-    `memory_interval_s` turns on the per-process memory series.
+    `memory_interval_s` turns on the per-process memory series. With `via_stdin` the code is fed
+    to `python -` on standard input, as a notebook or `python - < file` runs it: __main__ then has
+    no file to re-import, and the script's folder is put on PYTHONPATH, as a notebook's working
+    directory is importable.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     probe_dir = workdir / "probes"
     probe_dir.mkdir()
     output_path = workdir / "output.txt"
     run_id = uuid.uuid4().hex
-    command = [sys.executable, "-X", "faulthandler", str(Path(script).resolve()), *args]
+    script = Path(script).resolve()
+    target = "-" if via_stdin else str(script)
+    command = [sys.executable, "-X", "faulthandler", target, *args]
+    env = child_environment(start_method, probe_dir, run_id, [str(script.parent)] if via_stdin else [])
     try:
-        with open(output_path, "wb") as output:
+        with open(output_path, "wb") as output, open(script if via_stdin else os.devnull, "rb") as stdin:
             wall_started, started = time.time(), time.monotonic()
             proc = subprocess.Popen(
                 command,
-                stdin=subprocess.DEVNULL,
+                stdin=stdin,
                 stdout=output,
                 stderr=subprocess.STDOUT,
                 cwd=workdir,
-                env=child_environment(start_method, probe_dir, run_id),
+                env=env,
                 start_new_session=True,
             )
         session_id = proc.pid  # start_new_session makes the child a session leader
@@ -146,8 +157,10 @@ def run_script(
             ACTIVE_RUNS.remove(proc.pid)
         if not stop:
             observation.returncode = proc.returncode
+        recorded = events.read(probe_dir)
+        observation.loader_epochs = events.loader_epochs(recorded, proc.pid, wall_started)
         if memory_interval_s is not None:
-            monitor.mark_ready(probe_dir, wall_started)
+            monitor.mark_ready(events.worker_ready(recorded, wall_started))
             observation.memory = monitor.to_json()
         observation.output = read_tail(output_path)
         return observation

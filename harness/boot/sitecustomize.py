@@ -7,9 +7,8 @@ before the script's own code runs. The script itself stays unmodified.
 Environment it reads:
     DLP_START_METHOD  fork, forkserver or spawn: made multiprocessing's default.
     DLP_PROBE_DIR     a folder: each process (forked ones too) registers faulthandler to dump
-                      the stacks of all its threads into <pid>.stacks there on SIGUSR1, and each
-                      DataLoader worker appends "worker_ready <time>" to <pid>.events there when
-                      it enters its loop (its Dataset unpickled, before worker_init_fn).
+                      the stacks of all its threads into <pid>.stacks there on SIGUSR1, and
+                      dlp_probes records DataLoader events into <pid>.events there.
 """
 
 import os
@@ -36,59 +35,6 @@ def _arm_stack_dump(probe_dir: str) -> None:
     os.register_at_fork(after_in_child=arm)
 
 
-class _PatchOnImport:
-    """A meta path finder that calls `patch(module)` right after the named module is executed."""
-
-    def __init__(self, name, patch):
-        self.name = name
-        self.patch = patch
-
-    def find_spec(self, fullname, path, target=None):
-        import sys
-
-        if fullname != self.name:
-            return None
-        for finder in sys.meta_path:
-            if finder is self or not hasattr(finder, "find_spec"):
-                continue
-            spec = finder.find_spec(fullname, path, target)
-            if spec is not None and spec.loader is not None:
-                break
-        else:
-            return None
-        execute = spec.loader.exec_module
-        patch = self.patch
-
-        def exec_module(module):
-            execute(module)
-            patch(module)
-
-        spec.loader.exec_module = exec_module
-        return spec
-
-
-def _mark_worker_ready(probe_dir: str) -> None:
-    """Wraps torch's worker loop so that each worker says when it starts serving."""
-    import functools
-    import sys
-    import time
-
-    def patch(module) -> None:
-        original = getattr(module, "_worker_loop", None)
-        if original is None:  # another torch layout: no marks, the harness falls back
-            return
-
-        @functools.wraps(original)  # same name, so spawn still pickles it by reference
-        def _worker_loop(*args, **kwargs):
-            with open(os.path.join(probe_dir, f"{os.getpid()}.events"), "a") as events:
-                events.write(f"worker_ready {time.time()}\n")
-            return original(*args, **kwargs)
-
-        module._worker_loop = _worker_loop
-
-    sys.meta_path.insert(0, _PatchOnImport("torch.utils.data._utils.worker", patch))
-
-
 def _chain_to_next_sitecustomize() -> None:
     """Runs the sitecustomize that this one shadows, if the environment has one."""
     import importlib.machinery
@@ -110,7 +56,9 @@ def _main() -> None:
     if probe_dir and hasattr(os, "register_at_fork"):  # POSIX: SIGUSR1 and fork exist
         _arm_stack_dump(probe_dir)
     if probe_dir:
-        _mark_worker_ready(probe_dir)
+        import dlp_probes  # beside this file: watches torch's DataLoader from outside the script
+
+        dlp_probes.install(probe_dir)
 
 
 _main()

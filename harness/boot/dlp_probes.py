@@ -1,0 +1,92 @@
+"""Watches torch's DataLoader from outside the script: events that the harness reads after a run.
+
+Each process appends lines to <probe_dir>/<pid>.events:
+    worker_ready <time>              a DataLoader worker entered its loop (Dataset unpickled,
+                                     before worker_init_fn)
+    iter <iterator id> <time>        the script started iterating a DataLoader (an epoch)
+    batch <iterator id> <n> <time>   that iterator delivered its n-th batch (n = 1, 2, 3, then
+                                     every 100th)
+
+The patches are applied when torch imports the modules, so a script that never imports torch
+pays nothing. Functions keep their names, so spawn still pickles them by reference.
+"""
+
+import functools
+import itertools
+import os
+import sys
+import time
+
+_WORKER_MODULE = "torch.utils.data._utils.worker"
+_LOADER_MODULE = "torch.utils.data.dataloader"
+_iterator_ids = itertools.count(1)
+
+
+class _PatchOnImport:
+    """A meta path finder that calls `patches[name](module)` right after that module executes."""
+
+    def __init__(self, patches):
+        self.patches = patches
+
+    def find_spec(self, fullname, path, target=None):
+        patch = self.patches.get(fullname)
+        if patch is None:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None and spec.loader is not None:
+                break
+        else:
+            return None
+        execute = spec.loader.exec_module
+
+        def exec_module(module):
+            execute(module)
+            patch(module)
+
+        spec.loader.exec_module = exec_module
+        return spec
+
+
+def install(probe_dir):
+    def record(*fields):
+        with open(os.path.join(probe_dir, f"{os.getpid()}.events"), "a") as events:
+            events.write(" ".join(map(str, (*fields, time.time()))) + "\n")
+
+    def patch_worker(module):
+        original = getattr(module, "_worker_loop", None)
+        if original is None:  # another torch layout: no marks, the harness falls back
+            return
+
+        @functools.wraps(original)
+        def _worker_loop(*args, **kwargs):
+            record("worker_ready")
+            return original(*args, **kwargs)
+
+        module._worker_loop = _worker_loop
+
+    def patch_loader(module):
+        base = getattr(module, "_BaseDataLoaderIter", None)
+        if base is None:
+            return
+        original_init, original_next = base.__init__, base.__next__
+
+        @functools.wraps(original_init)
+        def __init__(self, *args, **kwargs):
+            self._dlp_id, self._dlp_batches = next(_iterator_ids), 0
+            record("iter", self._dlp_id)
+            original_init(self, *args, **kwargs)
+
+        @functools.wraps(original_next)
+        def __next__(self):
+            batch = original_next(self)
+            self._dlp_batches += 1
+            if self._dlp_batches <= 3 or self._dlp_batches % 100 == 0:
+                record("batch", self._dlp_id, self._dlp_batches)
+            return batch
+
+        base.__init__, base.__next__ = __init__, __next__
+
+    sys.meta_path.insert(0, _PatchOnImport({_WORKER_MODULE: patch_worker, _LOADER_MODULE: patch_loader}))
