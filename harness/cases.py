@@ -56,6 +56,9 @@ class Case:
     memory_interval_s: float | None = None  # sample each process's memory this often ([memory])
     leak_threshold_mb: float | None = None  # a worker growing more than this is a leak ([memory])
     via_stdin: bool = False  # the scripts are fed on standard input, as in a notebook (stdin = true)
+    slow_startup_share: float | None = (
+        None  # [timing]: later epochs waiting longer for a first batch are slow
+    )
 
     @property
     def name(self) -> str:
@@ -154,10 +157,17 @@ def _positive_number(table: dict, key: str, where: str) -> float:
 
 
 def _memory(data: dict, where: str) -> dict:
-    """The optional memory settings: a run's limit, and the [memory] table for leak cases."""
+    """The optional measurement settings: a run's memory limit, the [memory] table for leak
+    cases, the [timing] table for start-up cost cases."""
     settings: dict = {}
     if "memory_limit_mb" in data:
         settings["memory_limit_mb"] = _positive_number(data, "memory_limit_mb", where)
+    if "timing" in data:
+        table = _require(data, "timing", dict, where)
+        share = _positive_number(table, "slow_startup_share", f"{where} [timing]")
+        if share >= 1:
+            raise CaseError(f"{where} [timing]: 'slow_startup_share' is a fraction below 1, not {share}")
+        settings["slow_startup_share"] = share
     if "memory" in data:
         table = _require(data, "memory", dict, where)
         settings["memory_interval_s"] = _positive_number(table, "sample_interval_s", f"{where} [memory]")

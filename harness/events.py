@@ -30,15 +30,23 @@ def worker_ready(events: dict[int, list[list[str]]], wall_started: float) -> dic
 
 def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: float) -> list[dict]:
     """Each DataLoader iteration (epoch) of process `pid`: when it started, how long until its
-    first batch, and how many batches it delivered (counted 1, 2, 3, then every 100th)."""
+    first batch, how many batches it delivered (counted 1, 2, 3, then every 100th, and at the
+    end), and, once exhausted, how long it took in all (`duration_s`, else None)."""
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
         kind, at = fields[0], float(fields[-1]) - wall_started
         if kind == "iter" and len(fields) == 3:
-            epochs[fields[1]] = {"started_s": round(at, 3), "first_batch_s": None, "batches": 0}
-        elif kind == "batch" and len(fields) == 4 and fields[1] in epochs:
+            epochs[fields[1]] = {
+                "started_s": round(at, 3),
+                "first_batch_s": None,
+                "batches": 0,
+                "duration_s": None,
+            }
+        elif kind in ("batch", "end") and len(fields) == 4 and fields[1] in epochs:
             epoch = epochs[fields[1]]
             epoch["batches"] = int(fields[2])
-            if epoch["first_batch_s"] is None:
+            if kind == "end":
+                epoch["duration_s"] = round(at - epoch["started_s"], 3)
+            elif epoch["first_batch_s"] is None:
                 epoch["first_batch_s"] = round(at - epoch["started_s"], 3)
     return list(epochs.values())

@@ -52,7 +52,8 @@ def _path_aliases() -> list[tuple[str, str]]:
 
 PATH_ALIASES = _path_aliases()
 LIBRARY_PATHS = tuple(
-    {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")} | {sys.prefix}
+    {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    | {sys.prefix, str(runner.BOOT_DIR)}
 )
 
 
@@ -107,11 +108,13 @@ def observe(
         return RunResult(**base, outcome=Outcome.ERROR.value, reason=f"{type(exc).__name__}: {exc}")
     outcome, signature = classify(observed.output, observed.returncode, observed.timed_out)
     if outcome is Outcome.HANG:
-        signature = hang_signature(observed.stacks, observed.native_stacks, is_library)
+        signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
     if observed.memory_limit_exceeded:
         outcome, signature = Outcome.LEAK, observed.memory_limit_exceeded
     elif outcome is Outcome.OK and spec is not None and spec.leak_threshold_mb is not None:
         outcome, signature = judge_memory(observed.memory or {}, spec.leak_threshold_mb)
+    elif outcome is Outcome.OK and spec is not None and spec.slow_startup_share is not None:
+        outcome, signature = judge_startup(observed.loader_epochs, spec.slow_startup_share)
     return RunResult(
         **base,
         outcome=outcome.value,
@@ -125,7 +128,7 @@ def observe(
         native_stacks_note=observed.native_stacks_note,
         memory=observed.memory,
         loader_epochs=observed.loader_epochs,
-        leftover_pids=observed.leftover_pids,
+        leftovers=[scrub(text) for text in observed.leftovers],
     )
 
 
@@ -137,6 +140,21 @@ def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:
     grew, baseline = growth
     figures = f"worker grew {grew:.0f} MB over its {baseline:.0f} MB baseline (threshold {threshold_mb:g} MB)"
     return (Outcome.LEAK if grew > threshold_mb else Outcome.OK), figures
+
+
+def judge_startup(epochs: list[dict], threshold: float) -> tuple[Outcome, str]:
+    """`slow` when the epochs after the first spent more than `threshold` of their time waiting
+    for their first batch (re-starting workers, re-sending the Dataset); else `ok`, with figures."""
+    later = [e for e in epochs[1:] if e["duration_s"] and e["first_batch_s"] is not None]
+    if not later:
+        return Outcome.ERROR, f"no complete epoch after the first was recorded ({len(epochs)} epochs)"
+    waited = sum(e["first_batch_s"] for e in later) / len(later)
+    share = sum(e["first_batch_s"] for e in later) / sum(e["duration_s"] for e in later)
+    figures = (
+        f"epochs after the first waited {waited:.2f} s for their first batch, {share:.0%} of their time "
+        f"(threshold {threshold:.0%})"
+    )
+    return (Outcome.SLOW if share > threshold else Outcome.OK), figures
 
 
 def execute(job: Job) -> RunResult:

@@ -19,6 +19,7 @@ class Outcome(str, enum.Enum):
     HANG = "hang"  # it was still running at its timeout; the stacks were recorded
     WRONG = "wrong"  # its own AssertionError fired: a silent bug made visible
     LEAK = "leak"  # measured worker memory grew past the case's threshold
+    SLOW = "slow"  # measured start-up waits took more than the case's share of later epochs
     SKIPPED = "skipped"  # a need of the case is missing here (e.g. a GPU); not run
     ERROR = "error"  # the harness itself failed to run it
 
@@ -150,13 +151,16 @@ def _native_innermost(dump: str) -> str:
     return ""
 
 
-def hang_signature(stacks: dict[str, str], native: dict[str, str], is_library) -> str:
+def hang_signature(
+    stacks: dict[str, str], native: dict[str, str], is_library, root_pid: int | None = None
+) -> str:
     """Where the stuck processes wait: their innermost frame in the script's own code, and
     (with native stacks) the innermost native frame, e.g. a glibc function.
 
     `stacks` maps a pid to its faulthandler dump (header line first, as the harness records it);
-    `is_library(path)` tells the standard library and installed packages from the script's code.
-    The main process, which only waits for its workers, is named only when nothing else is stuck.
+    `is_library(path)` tells the standard library, installed packages and the harness from the
+    script's code. The main process (`root_pid`), which only waits for its workers, is named only
+    when no other process is stuck in the script's code.
     """
     spots: dict[str, list[str]] = {}
     for pid, dump in stacks.items():
@@ -167,11 +171,12 @@ def hang_signature(stacks: dict[str, str], native: dict[str, str], is_library) -
         where = f"{frame['function']} ({frame['file'].rsplit('/', 1)[-1]}:{frame['line']})"
         native_frame = _native_innermost(native.get(pid, ""))
         if native_frame:
-            where += f" ← native {native_frame.split(' (')[0]}"
+            where += f" ← native {native_frame}"
         spots.setdefault(where, []).append(pid)
+    others = {where: pids for where, pids in spots.items() if str(root_pid) not in pids}
+    if others and len(others) < len(spots):
+        spots = others  # the main process sits in its loop waiting; the workers tell the story
     if not spots:
         return "no exit before the timeout"
     ranked = sorted(spots.items(), key=lambda item: (-len(item[1]), item[0]))
-    if len(ranked) > 1:  # the main process sits in its loop waiting; the workers tell the story
-        ranked = [r for r in ranked if not r[0].startswith(("main (", "<module> ("))] or ranked
     return "hang: " + "; ".join(f"{len(pids)} process(es) in {where}" for where, pids in ranked)

@@ -14,6 +14,7 @@ STYLES = {
     "hang": "magenta",
     "wrong": "yellow",
     "leak": "yellow",
+    "slow": "yellow",
     "skipped": "dim",
     "error": "bold red",
 }

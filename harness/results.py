@@ -47,7 +47,7 @@ class RunResult:
     native_stacks_note: str = ""  # why native stacks are missing, for hangs
     memory: dict | None = None  # per-process series and per-worker summary (see harness.memory)
     loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches
-    leftover_pids: list[int] = field(default_factory=list)  # processes the harness had to kill
+    leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
     reason: str = ""  # why it was skipped, or how the harness failed
 
     def to_json(self) -> dict:

@@ -18,6 +18,9 @@ from harness.memory import DEFAULT_MEMORY_LIMIT_MB, MemoryMonitor
 from harness.outcomes import signal_name
 
 BOOT_DIR = Path(__file__).resolve().parent / "boot"
+# Runs code read from stdin in __main__ without giving __main__ a file, as an interactive session
+# does. (Plain `python -` sets __file__ to "<stdin>", which spawned children try to open as a file.)
+INTERACTIVE_MAIN = "import sys; exec(compile(sys.stdin.read(), '<stdin>', 'exec'))"
 OUTPUT_READ_LIMIT = 1 << 20  # bytes of the output's end that classification reads
 POLL_INTERVAL_S = 0.1
 LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
@@ -34,10 +37,11 @@ class Observation:
     stacks: dict[str, str] = field(default_factory=dict)
     native_stacks: dict[str, str] = field(default_factory=dict)
     native_stacks_note: str = ""
-    leftover_pids: list[int] = field(default_factory=list)
+    leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, then killed
     memory: dict | None = None
     memory_limit_exceeded: str = ""
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
+    root_pid: int | None = None  # the script's own process
 
     @property
     def signal(self) -> str | None:
@@ -112,9 +116,9 @@ def run_script(
     process of the run are collected first, then the whole tree is terminated; the same happens
     when the run's memory passes `memory_limit_mb`. Nothing of the run outlives this call.
     `memory_interval_s` turns on the per-process memory series. With `via_stdin` the code is fed
-    to `python -` on standard input, as a notebook or `python - < file` runs it: __main__ then has
-    no file to re-import, and the script's folder is put on PYTHONPATH, as a notebook's working
-    directory is importable.
+    on standard input and executed in __main__, which then has no file, as in a Jupyter or IPython
+    session or `python -c`: spawned workers cannot re-import it. The script's folder is put on
+    PYTHONPATH, as a notebook's own folder is importable.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     probe_dir = workdir / "probes"
@@ -122,8 +126,8 @@ def run_script(
     output_path = workdir / "output.txt"
     run_id = uuid.uuid4().hex
     script = Path(script).resolve()
-    target = "-" if via_stdin else str(script)
-    command = [sys.executable, "-X", "faulthandler", target, *args]
+    target = ["-c", INTERACTIVE_MAIN] if via_stdin else [str(script)]
+    command = [sys.executable, "-X", "faulthandler", *target, *args]
     env = child_environment(start_method, probe_dir, run_id, [str(script.parent)] if via_stdin else [])
     try:
         with open(output_path, "wb") as output, open(script if via_stdin else os.devnull, "rb") as stdin:
@@ -140,7 +144,9 @@ def run_script(
         session_id = proc.pid  # start_new_session makes the child a session leader
         ACTIVE_RUNS.add(proc.pid, run_id, session_id)
         monitor = MemoryMonitor(proc.pid, started, memory_interval_s)
-        observation = Observation(returncode=None, timed_out=False, duration_s=0.0, output="")
+        observation = Observation(
+            returncode=None, timed_out=False, duration_s=0.0, output="", root_pid=proc.pid
+        )
         try:
             stop = _wait(proc, started + timeout_s, monitor, memory_limit_mb)
             if stop:
@@ -152,7 +158,7 @@ def run_script(
                         f"{memory_limit_mb:.0f} MB; stopped by the harness"
                     )
             observation.duration_s = round(time.monotonic() - started, 3)
-            observation.leftover_pids = _end_leftovers(proc.pid, run_id, session_id)
+            observation.leftovers = _end_leftovers(proc.pid, run_id, session_id)
         finally:
             ACTIVE_RUNS.remove(proc.pid)
         if not stop:
@@ -190,13 +196,17 @@ def _stop(proc, run_id: str, session_id: int, probe_dir: Path, observation: Obse
     proc.wait()
 
 
-def _end_leftovers(root_pid: int, run_id: str, session_id: int) -> list[int]:
-    """Processes of the run still alive after its main process ended: waited for, then killed."""
+def _end_leftovers(root_pid: int, run_id: str, session_id: int) -> list[str]:
+    """Processes of the run still alive after its main process ended: waited for, then killed.
+
+    Returns a description of each ("pid N, parent P: command").
+    """
     deadline = time.monotonic() + LEFTOVER_GRACE_S
     left = processes.find_run_processes(root_pid, run_id, session_id)
     while left and time.monotonic() < deadline:
         time.sleep(POLL_INTERVAL_S)
         left = processes.find_run_processes(root_pid, run_id, session_id)
+    described = [processes.describe(p) for p in sorted(left, key=lambda p: p.pid)]
     if left:
         processes.terminate(left)
-    return sorted(p.pid for p in left)
+    return described

@@ -12,7 +12,17 @@ CASE_FILES = ("broken.py", "fixed.py", "case.toml", "README.md")
 def test_every_case_folder_has_the_four_files(catalog):
     assert catalog, "no cases found"
     for case in catalog:
-        assert sorted(p.name for p in case.path.iterdir() if p.is_file()) == sorted(CASE_FILES), case.name
+        files = {p.name for p in case.path.iterdir() if p.is_file()}
+        assert files >= set(CASE_FILES), case.name
+        for extra in files - set(CASE_FILES):
+            # Only a module that the scripts import (07 keeps its Dataset beside the "notebook").
+            assert extra.endswith(".py"), f"{case.name}: unexpected file {extra}"
+            module = extra.removesuffix(".py")
+            assert any(
+                f"import {module}" in case.script(v).read_text()
+                or f"from {module} import" in case.script(v).read_text()
+                for v in ("broken", "fixed")
+            ), f"{case.name}: {extra} unused"
 
 
 def test_case_scripts_contain_no_harness_code(catalog):
@@ -27,6 +37,8 @@ def test_readme_follows_the_outline(catalog):
         readme = (case.path / "README.md").read_text()
         headings = [line for line in readme.splitlines() if line.startswith("## ")]
         assert headings == ["## Symptom", "## Why", "## Fix", "## References"], case.name
+        fix = readme.split("## Fix")[1].split("## References")[0]
+        assert "<!-- dlp:diff -->" in fix, f"{case.name}: the Fix shows the real diff (no pasted code)"
 
 
 @pytest.mark.parametrize(

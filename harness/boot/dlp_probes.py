@@ -3,9 +3,10 @@
 Each process appends lines to <probe_dir>/<pid>.events:
     worker_ready <time>              a DataLoader worker entered its loop (Dataset unpickled,
                                      before worker_init_fn)
-    iter <iterator id> <time>        the script started iterating a DataLoader (an epoch)
-    batch <iterator id> <n> <time>   that iterator delivered its n-th batch (n = 1, 2, 3, then
-                                     every 100th)
+    iter <epoch id> <time>           the script started iterating a DataLoader (an epoch)
+    batch <epoch id> <n> <time>      that epoch delivered its n-th batch (n = 1, 2, 3, then every
+                                     100th)
+    end <epoch id> <n> <time>        that epoch ended after n batches
 
 The patches are applied when torch imports the modules, so a script that never imports torch
 pays nothing. Functions keep their names, so spawn still pickles them by reference.
@@ -68,25 +69,34 @@ def install(probe_dir):
         module._worker_loop = _worker_loop
 
     def patch_loader(module):
-        base = getattr(module, "_BaseDataLoaderIter", None)
-        if base is None:
+        loader, base = getattr(module, "DataLoader", None), getattr(module, "_BaseDataLoaderIter", None)
+        if loader is None or base is None:
             return
-        original_init, original_next = base.__init__, base.__next__
+        original_iter, original_next = loader.__iter__, base.__next__
 
-        @functools.wraps(original_init)
-        def __init__(self, *args, **kwargs):
-            self._dlp_id, self._dlp_batches = next(_iterator_ids), 0
-            record("iter", self._dlp_id)
-            original_init(self, *args, **kwargs)
+        @functools.wraps(original_iter)
+        def __iter__(self):
+            epoch = next(_iterator_ids)  # persistent workers reuse the iterator: count calls instead
+            record("iter", epoch)
+            iterator = original_iter(self)
+            iterator._dlp_id, iterator._dlp_batches = epoch, 0
+            return iterator
 
         @functools.wraps(original_next)
         def __next__(self):
-            batch = original_next(self)
+            epoch = getattr(self, "_dlp_id", None)
+            if epoch is None:  # an iterator not made by DataLoader.__iter__
+                return original_next(self)
+            try:
+                batch = original_next(self)
+            except StopIteration:
+                record("end", epoch, self._dlp_batches)
+                raise
             self._dlp_batches += 1
             if self._dlp_batches <= 3 or self._dlp_batches % 100 == 0:
-                record("batch", self._dlp_id, self._dlp_batches)
+                record("batch", epoch, self._dlp_batches)
             return batch
 
-        base.__init__, base.__next__ = __init__, __next__
+        loader.__iter__, base.__next__ = __iter__, __next__
 
     sys.meta_path.insert(0, _PatchOnImport({_WORKER_MODULE: patch_worker, _LOADER_MODULE: patch_loader}))

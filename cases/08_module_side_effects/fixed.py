@@ -1,0 +1,34 @@
+"""Train with two DataLoader workers, logging into a run directory named after the start time.
+
+The run directory is created in main(), which only the main process runs.
+"""
+
+import datetime
+import os
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Squares(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, index):
+        return torch.tensor(index * index)
+
+
+def main():
+    run_dir = os.path.join("runs", datetime.datetime.now().strftime("%Y%m%d-%H%M%S-%f"))
+    os.makedirs(run_dir)
+    loader = DataLoader(Squares(), batch_size=4, num_workers=2)
+    with open(os.path.join(run_dir, "log.txt"), "w") as log:
+        for step, batch in enumerate(loader):
+            log.write(f"step {step}: {int(batch.sum())}\n")
+    runs = sorted(os.listdir("runs"))
+    print(f"run directories: {runs}")
+    assert len(runs) == 1, f"one training run made {len(runs)} run directories: {runs}"
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Random crops for 64 samples, drawn from a numpy Generator made in each worker, two workers."""
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+from fixes.worker_random import numpy_generator
+
+
+class RandomCrops(Dataset):
+    def __init__(self):
+        self.rng = None  # made in the worker, from the worker's seed
+
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, index):
+        if self.rng is None:
+            self.rng = numpy_generator()
+        return int(self.rng.integers(0, 1_000_000))  # stands for a random crop offset
+
+
+def main():
+    loader = DataLoader(
+        RandomCrops(), batch_size=8, num_workers=2, generator=torch.Generator().manual_seed(0)
+    )
+    offsets = [offset for batch in loader for offset in batch.tolist()]
+    repeated = len(offsets) - len(set(offsets))
+    print(f"{len(offsets)} crop offsets, {repeated} of them repeats")
+    assert repeated == 0, (
+        f"{repeated} of {len(offsets)} random crop offsets repeat: the workers drew the same numbers"
+    )
+
+
+if __name__ == "__main__":
+    main()

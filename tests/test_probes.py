@@ -1,0 +1,55 @@
+"""What the boot probes observe from outside a script: the epochs of its DataLoaders, and the
+notebook-style stdin mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import matrix
+from harness.outcomes import Outcome
+
+
+@pytest.mark.parametrize(("variant", "method"), [("broken", "spawn"), ("fixed", "spawn"), ("broken", "fork")])
+def test_each_epoch_is_timed_to_its_first_batch(matrix_results, variant, method):
+    epochs = matrix_results[("13_spawn_startup_cost", variant, method)].loader_epochs
+    assert len(epochs) == 3, "three epochs, three DataLoader iterations"
+    assert all(e["batches"] == 100 and e["duration_s"] > e["first_batch_s"] > 0 for e in epochs)
+    starts = [e["started_s"] for e in epochs]
+    assert starts == sorted(starts)
+    later = max(e["first_batch_s"] for e in epochs[1:])
+    if (variant, method) == ("broken", "spawn"):
+        assert later > 1.0, "every epoch starts new spawned workers and re-sends 200 MB"
+    else:
+        assert later < 0.5, "fork or persistent workers start the later epochs at once"
+
+
+def test_judge_startup():
+    def epoch(wait, duration):
+        return {"started_s": 0.0, "first_batch_s": wait, "batches": 10, "duration_s": duration}
+
+    slow = [epoch(1.0, 2.0), epoch(3.0, 4.0), epoch(3.0, 4.0)]
+    assert matrix.judge_startup(slow, 0.25) == (
+        Outcome.SLOW,
+        "epochs after the first waited 3.00 s for their first batch, 75% of their time (threshold 25%)",
+    )
+    assert matrix.judge_startup([epoch(1.0, 2.0), epoch(0.01, 1.0)], 0.25)[0] is Outcome.OK
+    assert matrix.judge_startup([epoch(1.0, 2.0)], 0.25)[0] is Outcome.ERROR, "one epoch cannot show it"
+
+
+def test_stdin_mode_runs_code_in_a_main_without_a_file(tmp_path):
+    script = tmp_path / "cell.py"
+    script.write_text(
+        "import __main__, sys\nprint('file' if hasattr(__main__, '__file__') else 'no file', sys.argv)\n"
+    )
+    plain = matrix.observe(script, "spawn", 30, case="c", variant="v")
+    fed = matrix.observe(script, "spawn", 30, via_stdin=True, case="c", variant="v")
+    assert plain.output_tail.startswith("file")
+    assert fed.outcome == "ok" and fed.output_tail.startswith("no file"), fed.output_tail
+
+
+def test_stdin_mode_makes_the_scripts_folder_importable(tmp_path):
+    (tmp_path / "helper_module.py").write_text("VALUE = 42\n")
+    script = tmp_path / "cell.py"
+    script.write_text("from helper_module import VALUE\nprint(VALUE)\n")
+    fed = matrix.observe(script, "fork", 30, via_stdin=True, case="c", variant="v")
+    assert fed.output_tail.strip() == "42", fed.output_tail
