@@ -103,7 +103,10 @@ def command_run(args: argparse.Namespace, console: Console) -> int:
     env = environment.describe()
     results_path = args.results or environment.default_results_path(results.RESULTS_DIR, env)
     if not args.no_record and results_path.exists():
-        results.load(results_path)  # refuse a damaged or newer file before spending minutes
+        try:
+            results.load(results_path)  # refuse a damaged or newer file before spending minutes
+        except results.OlderSchemaError as exc:
+            console.print(f"[yellow]note:[/] {exc}; this run's results will replace it")
 
     jobs = matrix.plan(cases, variants, methods, timeout)
     console.print(

@@ -25,6 +25,10 @@ class ResultsError(Exception):
     """A results file cannot be used; the message names it."""
 
 
+class OlderSchemaError(ResultsError):
+    """A results file written by an older harness: readable by none, replaced by a new run."""
+
+
 @dataclass
 class RunResult:
     """What one run of one script under one start method showed."""
@@ -84,9 +88,9 @@ class ResultsFile:
         if not isinstance(data, dict) or "schema" not in data:
             raise ResultsError(f"{source}: not a results file (no 'schema' key)")
         if data["schema"] != SCHEMA_VERSION:
-            raise ResultsError(
-                f"{source}: schema version {data['schema']!r}, this harness reads {SCHEMA_VERSION}"
-            )
+            older = isinstance(data["schema"], int) and data["schema"] < SCHEMA_VERSION
+            error = OlderSchemaError if older else ResultsError
+            raise error(f"{source}: schema version {data['schema']!r}, this harness reads {SCHEMA_VERSION}")
         try:
             results = [RunResult.from_json(r) for r in data["results"]]
             return cls(environment=dict(data["environment"]), results=results)
@@ -130,8 +134,16 @@ def save(path: Path, results_file: ResultsFile) -> None:
 
 
 def record(path: Path, newer: list[RunResult], environment: dict) -> ResultsFile:
-    """Merges `newer` into the results file at `path` (created if absent) and saves it."""
-    existing = load(path) if path.exists() else ResultsFile(environment=environment, results=[])
+    """Merges `newer` into the results file at `path` (created if absent) and saves it.
+
+    A file of an older schema is replaced; a damaged or newer one is refused (ResultsError).
+    """
+    existing = ResultsFile(environment=environment, results=[])
+    if path.exists():
+        try:
+            existing = load(path)
+        except OlderSchemaError:
+            pass
     updated = existing.merged(newer, environment)
     save(path, updated)
     return updated

@@ -96,3 +96,21 @@ def test_saved_file_is_readable_by_others(tmp_path):
     umask = os.umask(0)
     os.umask(umask)
     assert path.stat().st_mode & 0o777 == 0o666 & ~umask, "as open() would create it, not mkstemp's 0600"
+
+
+def test_an_older_schema_is_replaced_by_a_new_run_but_never_read(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"schema": SCHEMA_VERSION - 1, "environment": {}, "results": [{"old": 1}]}))
+    with pytest.raises(results.OlderSchemaError):
+        results.load(path)
+    results.record(path, [sample()], {"run": 1})
+    assert [r.key for r in results.load(path).results] == [sample().key]
+
+
+def test_a_newer_schema_is_never_overwritten(tmp_path):
+    path = tmp_path / "r.json"
+    newer = json.dumps({"schema": SCHEMA_VERSION + 1, "environment": {}, "results": []})
+    path.write_text(newer)
+    with pytest.raises(ResultsError, match="schema version"):
+        results.record(path, [sample()], {})
+    assert path.read_text() == newer
