@@ -42,6 +42,23 @@ class Expectation:
 
 
 @dataclass(frozen=True)
+class Recognition:
+    """How `check` recognises the pitfall in anyone's script ([diagnose] in case.toml).
+
+    At run time: every observed start method in `methods` shows `outcome` (with the `signature`
+    regex in its cause or output, the `stacks` regex in its hang stacks), and no observed method
+    outside `methods` shows that outcome. Statically: any finding of the `lint` rules.
+    """
+
+    fix: str
+    outcome: str | None = None
+    methods: tuple[str, ...] = ()
+    signature: str | None = None
+    stacks: str | None = None
+    lint: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Case:
     number: str
     slug: str
@@ -56,9 +73,8 @@ class Case:
     memory_interval_s: float | None = None  # sample each process's memory this often ([memory])
     leak_threshold_mb: float | None = None  # a worker growing more than this is a leak ([memory])
     via_stdin: bool = False  # the scripts are fed on standard input, as in a notebook (stdin = true)
-    slow_startup_share: float | None = (
-        None  # [timing]: later epochs waiting longer for a first batch are slow
-    )
+    slow_startup_share: float | None = None  # [timing]: a larger start-up share is slow
+    recognition: Recognition | None = None  # [diagnose]: how `check` recognises it
 
     @property
     def name(self) -> str:
@@ -128,6 +144,7 @@ def load_case(folder: Path) -> Case:
                 raise CaseError(f"{key_where}: missing")
             expect[(variant, method)] = _expectation(by_method[method], key_where)
     memory = _memory(data, where)
+    recognition = _recognition(data.get("diagnose"), f"{where} [diagnose]")
     via_stdin = data.get("stdin", False)
     if not isinstance(via_stdin, bool):
         raise CaseError(f"{where}: 'stdin' must be true or false")
@@ -145,7 +162,48 @@ def load_case(folder: Path) -> Case:
         needs=needs,
         expect=expect,
         via_stdin=via_stdin,
+        recognition=recognition,
         **memory,
+    )
+
+
+def _regex(table: dict, key: str, where: str) -> str | None:
+    pattern = table.get(key)
+    if pattern is None:
+        return None
+    if not isinstance(pattern, str):
+        raise CaseError(f"{where}: '{key}' must be a regular expression string")
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise CaseError(f"{where}: bad '{key}' pattern {pattern!r}: {exc}") from None
+    return pattern
+
+
+def _recognition(table, where: str) -> Recognition | None:
+    if table is None:
+        return None
+    if not isinstance(table, dict):
+        raise CaseError(f"{where}: must be a table")
+    methods = tuple(table.get("methods", ()))
+    for method in methods:
+        if method not in START_METHODS:
+            raise CaseError(f"{where}: unknown start method '{method}'")
+    outcome = table.get("outcome")
+    if outcome is not None and outcome not in OUTCOME_NAMES:
+        raise CaseError(f"{where}: unknown outcome '{outcome}'")
+    if (outcome is None) != (not methods):
+        raise CaseError(f"{where}: 'outcome' and 'methods' go together")
+    lint = tuple(table.get("lint", ()))
+    if outcome is None and not lint:
+        raise CaseError(f"{where}: needs a run-time pattern (outcome, methods) or 'lint' rules")
+    return Recognition(
+        fix=_require(table, "fix", str, where),
+        outcome=outcome,
+        methods=methods,
+        signature=_regex(table, "signature", where),
+        stacks=_regex(table, "stacks", where),
+        lint=lint,
     )
 
 

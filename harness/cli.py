@@ -11,7 +11,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from harness import environment, matrix, report, results
+from harness import check, environment, matrix, report, results
 from harness.cases import CASES_DIR, START_METHODS, VARIANTS, CaseError, discover, select
 
 EXIT_MISMATCH = 1
@@ -32,19 +32,19 @@ def _methods(text: str) -> list[str]:
     return methods
 
 
-def _positive(text: str) -> float:
+def _positive(text: str, option: str = "--timeout") -> float:
     try:
         value = float(text)
     except ValueError:
-        raise UsageError(f"--timeout must be a number of seconds, not '{text}'") from None
+        raise UsageError(f"{option} must be a number of seconds, not '{text}'") from None
     if value <= 0:
-        raise UsageError(f"--timeout must be positive, not {text}")
+        raise UsageError(f"{option} must be positive, not {text}")
     return value
 
 
-def _jobs(text: str) -> int:
+def _jobs(text: str, option: str = "--jobs") -> int:
     if not text.isdigit() or int(text) < 1:
-        raise UsageError(f"--jobs must be a whole number of at least 1, not '{text}'")
+        raise UsageError(f"{option} must be a whole number of at least 1, not '{text}'")
     return int(text)
 
 
@@ -84,6 +84,7 @@ def build_parser() -> argparse.ArgumentParser:
     script.add_argument(
         "--stdin", action="store_true", help="feed the code on standard input, as a notebook runs it"
     )
+    check.add_parsers(commands, _positive, _jobs)
     return parser
 
 
@@ -186,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
     console = Console(highlight=False, width=width)
     try:
         args = build_parser().parse_args(argv)
+        if hasattr(args, "handler"):
+            return args.handler(args, console, UsageError)
         commands = {"list": command_list, "run": command_run, "script": command_script}
         return commands[args.command](args, console)
     except (UsageError, CaseError, results.ResultsError) as exc:

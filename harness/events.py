@@ -30,8 +30,8 @@ def worker_ready(events: dict[int, list[list[str]]], wall_started: float) -> dic
 
 def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: float) -> list[dict]:
     """Each DataLoader iteration (epoch) of process `pid`: when it started, how long until its
-    first batch, how many batches it delivered (counted 1, 2, 3, then every 100th, and at the
-    end), and, once exhausted, how long it took in all (`duration_s`, else None)."""
+    first batch, how many batches it delivered, and, once exhausted, how long it took in all
+    (`duration_s`, else None)."""
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
         kind, at = fields[0], float(fields[-1]) - wall_started
@@ -50,3 +50,29 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
             elif epoch["first_batch_s"] is None:
                 epoch["first_batch_s"] = round(at - epoch["started_s"], 3)
     return list(epochs.values())
+
+
+class ProgressWatch:
+    """Follows one process's events file while the run goes on: batches delivered, last progress."""
+
+    def __init__(self, path: Path, started: float) -> None:
+        self.path = path
+        self.offset = 0
+        self.batches = 0
+        self.iterating = False
+        self.last_progress = started  # time.monotonic() of the last epoch start or batch
+
+    def poll(self, now: float) -> None:
+        try:
+            with open(self.path, "rb") as events:
+                events.seek(self.offset)
+                chunk = events.read()
+        except OSError:
+            return
+        complete = chunk[: chunk.rfind(b"\n") + 1]
+        self.offset += len(complete)
+        for line in complete.decode("utf-8", errors="replace").splitlines():
+            kind = line.split(" ", 1)[0]
+            if kind in ("iter", "batch"):
+                self.iterating, self.last_progress = True, now
+                self.batches += kind == "batch"

@@ -70,6 +70,16 @@ RULES = {
             "04_opencv_thread_deadlock",
             "cv2.setNumThreads({what}) in worker_init_fn: hangs forked workers; use 0",
         ),
+        Rule(
+            "DLP011",
+            "13_spawn_startup_cost",
+            "DataLoader iterated per epoch without persistent_workers=True: spawn restarts workers each time",
+        ),
+        Rule(
+            "DLP012",
+            "12_too_many_open_files",
+            "received batches kept as they are: each shared tensor holds an open file descriptor",
+        ),
     )
 }
 
@@ -95,6 +105,8 @@ _GENERATORS = (
 _LIST_BUILDERS = ("list", "sorted", "glob.glob", "os.listdir", "json.load", "json.loads")
 _SIDE_EFFECTS = ("os.makedirs", "os.mkdir", "shutil.rmtree", "os.remove", "os.unlink")
 _CALLABLE_KEYWORDS = ("collate_fn", "worker_init_fn")
+# Code run in a notebook (or fed on stdin) has no main module to re-import: these do not apply.
+SCRIPT_ONLY_RULES = ("DLP001", "DLP008")
 
 
 @dataclass(frozen=True)
@@ -165,6 +177,17 @@ def _self_assignments(function: ast.FunctionDef) -> Iterator[tuple[ast.Attribute
                     yield target, node.value
 
 
+def _names(target: ast.expr) -> set[str]:
+    return {node.id for node in ast.walk(target) if isinstance(node, ast.Name)}
+
+
+def _builds_list(value: ast.expr, called: str) -> bool:
+    """A list comprehension, a list built by a call, or a literal list of more than a few items."""
+    if isinstance(value, ast.List):
+        return len(value.elts) > 16
+    return isinstance(value, ast.ListComp) or called in _LIST_BUILDERS
+
+
 def _literal(node: ast.expr) -> str:
     return repr(node.value) if isinstance(node, ast.Constant) else ast.unparse(node)
 
@@ -209,9 +232,8 @@ class _Linter(ast.NodeVisitor):
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         for inner in ast.walk(node):
-            if inner is not node and isinstance(inner, (ast.FunctionDef, ast.Lambda)):
-                if isinstance(inner, ast.FunctionDef):
-                    self.nested_functions.add(inner.name)
+            if inner is not node and isinstance(inner, ast.FunctionDef):
+                self.nested_functions.add(inner.name)
         self.generic_visit(node)
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -246,12 +268,11 @@ class _Linter(ast.NodeVisitor):
                     self.add(value, "DLP004")
                 elif isinstance(value, (ast.Lambda,)):
                     self.add(value, "DLP002", what=f"`self.{target.attr}`")
-                elif isinstance(value, (ast.ListComp, ast.List)) or called in _LIST_BUILDERS:
-                    if not (isinstance(value, ast.List) and len(value.elts) <= 16):
-                        self.add(value, "DLP007")
-        if _is_iterable_dataset(node) and "__iter__" in methods:
-            if not _mentions(node, "get_worker_info", "worker_info", "shard"):
-                self.add(methods["__iter__"], "DLP005")
+                elif _builds_list(value, called):
+                    self.add(value, "DLP007")
+        iterable = _is_iterable_dataset(node) and "__iter__" in methods
+        if iterable and not _mentions(node, "get_worker_info", "worker_info", "shard"):
+            self.add(methods["__iter__"], "DLP005")
         for method in methods.values():
             if method.name == "__init__":
                 continue
@@ -272,6 +293,53 @@ class _Linter(ast.NodeVisitor):
             return any(isinstance(v, ast.Constant) and str(v.value).startswith("cuda") for v in values)
         return False
 
+    @staticmethod
+    def loaders_with_workers(tree: ast.Module, persistent: bool | None = None) -> dict[str, ast.Call]:
+        """{name: DataLoader(...) call} for loaders assigned to a name with num_workers not 0;
+        `persistent=False` keeps only those without persistent_workers=True."""
+        loaders: dict[str, ast.Call] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and _called(node.value).split(".")[-1] == "DataLoader":
+                keywords = {k.arg: k.value for k in node.value.keywords}
+                workers = keywords.get("num_workers")
+                if workers is None or (isinstance(workers, ast.Constant) and workers.value == 0):
+                    continue
+                kept_alive = keywords.get("persistent_workers")
+                if persistent is False and isinstance(kept_alive, ast.Constant) and kept_alive.value is True:
+                    continue
+                loaders.update({dotted(t): node.value for t in node.targets if dotted(t)})
+        return loaders
+
+    def check_hoarding(self, tree: ast.Module) -> None:
+        """Batches from a loader with workers kept as received: [b for b in loader], list.append(b)."""
+        loaders = self.loaders_with_workers(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.ListComp, ast.GeneratorExp)) and isinstance(node.elt, ast.Name):
+                loops = [g for g in node.generators if dotted(g.iter) in loaders]
+                if any(node.elt.id in _names(g.target) for g in loops) and isinstance(node, ast.ListComp):
+                    self.add(node, "DLP012")
+            elif isinstance(node, ast.For) and dotted(node.iter) in loaders:
+                received = _names(node.target)
+                for call in ast.walk(node):
+                    kept = call.args[0] if _called(call).endswith(".append") and call.args else None
+                    if isinstance(kept, ast.Name) and kept.id in received:
+                        self.add(call, "DLP012")
+            elif _called(node) == "list" and node.args and dotted(node.args[0]) in loaders:
+                self.add(node, "DLP012")
+
+    def check_epoch_loops(self, tree: ast.Module) -> None:
+        """DataLoaders with workers, not persistent, iterated inside an outer loop."""
+        loaders = self.loaders_with_workers(tree, persistent=False)
+        for outer in ast.walk(tree):
+            if not isinstance(outer, (ast.For, ast.While)):
+                continue
+            for inner in ast.walk(outer):
+                if inner is outer or not isinstance(inner, (ast.For, ast.comprehension)):
+                    continue
+                iterated = dotted(inner.iter)
+                if iterated in loaders:
+                    self.add(loaders.pop(iterated), "DLP011")
+
     def check_worker_init(self, tree: ast.Module) -> None:
         for node in ast.walk(tree):
             if not isinstance(node, ast.FunctionDef):
@@ -280,7 +348,7 @@ class _Linter(ast.NodeVisitor):
                 continue
             for call in ast.walk(node):
                 name = _called(call)
-                if not call.__class__ is ast.Call or not call.args:
+                if call.__class__ is not ast.Call or not call.args:
                     continue
                 value = call.args[0]
                 if name == "torch.set_num_threads" and not (
@@ -291,11 +359,15 @@ class _Linter(ast.NodeVisitor):
                     self.add(call, "DLP010", what=_literal(value))
 
 
-def lint_source(source: str, path: str = "<string>") -> list[Finding]:
+def lint_source(source: str, path: str = "<string>", notebook: bool = False) -> list[Finding]:
+    """Findings in one file's source; `notebook` for code run interactively (no main module)."""
     tree = ast.parse(source, filename=path)
     linter = _Linter(path, tree)
-    linter.check_module(tree)
+    if not notebook:
+        linter.check_module(tree)
     linter.visit(tree)
+    linter.check_epoch_loops(tree)
+    linter.check_hoarding(tree)
     linter.check_worker_init(tree)
     return sorted(set(linter.findings), key=lambda f: (f.line, f.col, f.code))
 
@@ -307,9 +379,9 @@ def python_files(paths: list[Path]) -> list[Path]:
     return files
 
 
-def lint_paths(paths: list[Path]) -> list[Finding]:
-    """Findings for every Python file under `paths`; raises FileNotFoundError or SyntaxError."""
+def lint_paths(paths: list[Path], notebook: bool = False) -> list[Finding]:
+    """Findings for every Python file under `paths`; raises OSError or SyntaxError."""
     findings: list[Finding] = []
     for file in python_files(paths):
-        findings.extend(lint_source(file.read_text(encoding="utf-8"), str(file)))
+        findings.extend(lint_source(file.read_text(encoding="utf-8"), str(file), notebook))
     return findings

@@ -82,6 +82,8 @@ def observe(
     spec: Case | None = None,
     memory_limit_mb: float | None = None,
     via_stdin: bool | None = None,
+    stop_after_batches: int | None = None,
+    stall_s: float | None = None,
     **labels: str,
 ) -> RunResult:
     """Runs one script under one start method and classifies what happened.
@@ -102,13 +104,18 @@ def observe(
         run_settings["memory_limit_mb"] = memory_limit_mb
     if via_stdin is not None:
         run_settings["via_stdin"] = via_stdin
+    run_settings.update(stop_after_batches=stop_after_batches, stall_s=stall_s)
     try:
         observed = runner.run_script(script, start_method, timeout_s, args, **run_settings)
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
         return RunResult(**base, outcome=Outcome.ERROR.value, reason=f"{type(exc).__name__}: {exc}")
-    outcome, signature = classify(observed.output, observed.returncode, observed.timed_out)
+    outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, is_library)
     if outcome is Outcome.HANG:
         signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
+        if observed.stalled_s is not None:
+            signature = f"no batch for {observed.stalled_s:g} s; {signature}"
+    if observed.stopped_after_batches is not None:
+        signature = f"stopped by the harness after {observed.stopped_after_batches} batches"
     if observed.memory_limit_exceeded:
         outcome, signature = Outcome.LEAK, observed.memory_limit_exceeded
     elif outcome is Outcome.OK and spec is not None and spec.leak_threshold_mb is not None:
@@ -128,6 +135,7 @@ def observe(
         native_stacks_note=observed.native_stacks_note,
         memory=observed.memory,
         loader_epochs=observed.loader_epochs,
+        stopped_after_batches=observed.stopped_after_batches,
         leftovers=[scrub(text) for text in observed.leftovers],
     )
 

@@ -31,6 +31,7 @@ OUTCOME_NAMES = tuple(o.value for o in Outcome)
 
 _TRACEBACK_START = re.compile(r"^\s*(Original )?Traceback \(most recent call last\):\s*$")
 # An exception line as Python prints it: "pkg.Name: message" or a bare "Name".
+_TRACEBACK_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line \d+')
 _EXCEPTION_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s.*|:)?$")
 
 # Exceptions that report another failure rather than cause one: the parent noticing that a
@@ -46,10 +47,11 @@ CONSEQUENCES = (
 
 @dataclass(frozen=True)
 class RaisedException:
-    """One exception line found after a traceback in a run's output."""
+    """One exception line found after a traceback in a run's output, and the file it came from."""
 
     type: str
     line: str
+    origin: str = ""  # the file of the traceback's innermost frame
 
     @property
     def is_consequence(self) -> bool:
@@ -59,12 +61,14 @@ class RaisedException:
 def find_exceptions(output: str) -> list[RaisedException]:
     """Every exception that closes a traceback in the output, in the order printed."""
     found: list[RaisedException] = []
-    in_traceback = False
+    in_traceback, origin = False, ""
     lines = output.replace("\x00", "").splitlines()  # torch's worker fault handler prints a NUL
     for number, line in enumerate(lines):
         if _TRACEBACK_START.match(line):
-            in_traceback = True
+            in_traceback, origin = True, ""
             continue
+        if in_traceback and (frame := _TRACEBACK_FRAME.match(line)):
+            origin = frame["file"]
         if not in_traceback or not line or line[0].isspace():
             continue
         in_traceback = False
@@ -73,7 +77,7 @@ def find_exceptions(output: str) -> list[RaisedException]:
             text = line.strip()
             if text.endswith(":"):  # the message starts on the next, indented lines
                 text = " ".join([text, *_continuation(lines[number + 1 :])])
-            found.append(RaisedException(type=match["type"].rsplit(".", 1)[-1], line=text))
+            found.append(RaisedException(type=match["type"].rsplit(".", 1)[-1], line=text, origin=origin))
     return found
 
 
@@ -110,14 +114,20 @@ def last_line(output: str) -> str:
     return ""
 
 
-def classify(output: str, returncode: int | None, timed_out: bool) -> tuple[Outcome, str]:
-    """(outcome, signature) of a finished run. `returncode` is negative for a signal (POSIX)."""
+def classify(
+    output: str, returncode: int | None, timed_out: bool, is_library=lambda path: False
+) -> tuple[Outcome, str]:
+    """(outcome, signature) of a finished run. `returncode` is negative for a signal (POSIX).
+
+    An AssertionError is a `wrong` result when the script's own code raised it; raised inside a
+    library (`is_library(path)`: torch asserting it has no CUDA, say) it is a crash.
+    """
     if timed_out:
         return Outcome.HANG, "no exit before the timeout"
     if returncode == 0:
         return Outcome.OK, ""
     cause = root_cause(output)
-    if cause is not None and cause.type == "AssertionError":
+    if cause is not None and cause.type == "AssertionError" and not is_library(cause.origin):
         return Outcome.WRONG, cause.line
     if cause is not None:
         return Outcome.CRASH, cause.line

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -51,6 +52,7 @@ class RunResult:
     native_stacks_note: str = ""  # why native stacks are missing, for hangs
     memory: dict | None = None  # per-process series and per-worker summary (see harness.memory)
     loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches
+    stopped_after_batches: int | None = None  # `check` ended it once its loaders had delivered these
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
     reason: str = ""  # why it was skipped, or how the harness failed
 
@@ -140,10 +142,8 @@ def record(path: Path, newer: list[RunResult], environment: dict) -> ResultsFile
     """
     existing = ResultsFile(environment=environment, results=[])
     if path.exists():
-        try:
+        with contextlib.suppress(OlderSchemaError):
             existing = load(path)
-        except OlderSchemaError:
-            pass
     updated = existing.merged(newer, environment)
     save(path, updated)
     return updated

@@ -42,6 +42,8 @@ class Observation:
     memory_limit_exceeded: str = ""
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
     root_pid: int | None = None  # the script's own process
+    stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
+    stalled_s: float | None = None  # ended as hung: no batch for this long while iterating
 
     @property
     def signal(self) -> str | None:
@@ -108,6 +110,8 @@ def run_script(
     memory_interval_s: float | None = None,
     memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB,
     via_stdin: bool = False,
+    stop_after_batches: int | None = None,
+    stall_s: float | None = None,
 ) -> Observation:
     """Runs `python -X faulthandler script args` as __main__ with `start_method` imposed.
 
@@ -119,6 +123,10 @@ def run_script(
     on standard input and executed in __main__, which then has no file, as in a Jupyter or IPython
     session or `python -c`: spawned workers cannot re-import it. The script's folder is put on
     PYTHONPATH, as a notebook's own folder is importable.
+
+    For scripts that run for hours: `stop_after_batches` ends the run as soon as its main process
+    has received that many batches from its DataLoaders (it works); `stall_s` treats a run as hung
+    when, once it started iterating a DataLoader, no batch arrived for that long.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     probe_dir = workdir / "probes"
@@ -148,10 +156,18 @@ def run_script(
             returncode=None, timed_out=False, duration_s=0.0, output="", root_pid=proc.pid
         )
         try:
-            stop = _wait(proc, started + timeout_s, monitor, memory_limit_mb)
-            if stop:
+            progress = events.ProgressWatch(probe_dir / f"{proc.pid}.events", started)
+            limits = _Limits(started + timeout_s, memory_limit_mb, stop_after_batches, stall_s)
+            stop = _wait(proc, limits, monitor, progress)
+            if stop == "batches":
+                observation.stopped_after_batches = progress.batches
+                processes.terminate(processes.find_run_processes(proc.pid, run_id, session_id))
+                proc.wait()
+            elif stop:
                 _stop(proc, run_id, session_id, probe_dir, observation)
-                observation.timed_out = stop == "timeout"
+                observation.timed_out = stop in ("timeout", "stall")
+                if stop == "stall":
+                    observation.stalled_s = stall_s
                 if stop == "memory":
                     observation.memory_limit_exceeded = (
                         f"the run's memory reached {monitor.peak_total_mb:.0f} MB, over its limit of "
@@ -163,6 +179,8 @@ def run_script(
             ACTIVE_RUNS.remove(proc.pid)
         if not stop:
             observation.returncode = proc.returncode
+        elif stop == "batches":
+            observation.returncode = 0  # it worked; the harness ended it
         recorded = events.read(probe_dir)
         observation.loader_epochs = events.loader_epochs(recorded, proc.pid, wall_started)
         if memory_interval_s is not None:
@@ -174,16 +192,37 @@ def run_script(
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _wait(proc, deadline: float, monitor: MemoryMonitor, memory_limit_mb: float) -> str:
-    """Waits for the script's exit: "" when it exited, else "timeout" or "memory"."""
-    while time.monotonic() < deadline:
+@dataclass(frozen=True)
+class _Limits:
+    deadline: float
+    memory_limit_mb: float
+    stop_after_batches: int | None
+    stall_s: float | None
+
+
+def _wait(proc, limits: _Limits, monitor: MemoryMonitor, progress: events.ProgressWatch) -> str:
+    """Waits for the script's exit: "" when it exited, else why it must be stopped:
+    "timeout", "memory", "batches" (enough progress seen) or "stall" (no batch for too long)."""
+    watching = limits.stop_after_batches is not None or limits.stall_s is not None
+    while time.monotonic() < limits.deadline:
         try:
             proc.wait(timeout=POLL_INTERVAL_S)
             return ""
         except subprocess.TimeoutExpired:
             pass
-        if monitor.poll() > memory_limit_mb:
+        if monitor.poll() > limits.memory_limit_mb:
             return "memory"
+        if watching:
+            now = time.monotonic()
+            progress.poll(now)
+            if limits.stop_after_batches is not None and progress.batches >= limits.stop_after_batches:
+                return "batches"
+            if (
+                limits.stall_s is not None
+                and progress.iterating
+                and now - progress.last_progress > limits.stall_s
+            ):
+                return "stall"
     return "timeout"
 
 

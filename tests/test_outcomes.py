@@ -97,3 +97,27 @@ def test_only_consequences_gives_the_last_one():
 def test_text_that_merely_looks_like_an_error_is_not_a_traceback():
     output = "epoch 1\nValueError: this line was printed by the script, not raised\n"
     assert find_exceptions(output) == []
+
+
+def test_an_assertion_inside_a_library_is_a_crash_not_a_wrong_result():
+    output = (
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/train.py", line 9, in <module>\n'
+        '  File "/venv/site-packages/torch/cuda/__init__.py", line 403, in _lazy_init\n'
+        '    raise AssertionError("Torch not compiled with CUDA enabled")\n'
+        "AssertionError: Torch not compiled with CUDA enabled\n"
+    )
+    in_library = lambda path: "site-packages" in path  # noqa: E731
+    assert classify(output, 1, False, in_library) == (
+        Outcome.CRASH,
+        "AssertionError: Torch not compiled with CUDA enabled",
+    )
+    assert (
+        classify(
+            output.replace("/venv/site-packages/torch/cuda/__init__.py", "/home/me/data.py"),
+            1,
+            False,
+            in_library,
+        )[0]
+        is Outcome.WRONG
+    )

@@ -4,8 +4,7 @@ Each process appends lines to <probe_dir>/<pid>.events:
     worker_ready <time>              a DataLoader worker entered its loop (Dataset unpickled,
                                      before worker_init_fn)
     iter <epoch id> <time>           the script started iterating a DataLoader (an epoch)
-    batch <epoch id> <n> <time>      that epoch delivered its n-th batch (n = 1, 2, 3, then every
-                                     100th)
+    batch <epoch id> <n> <time>      that epoch delivered its n-th batch
     end <epoch id> <n> <time>        that epoch ended after n batches
 
 The patches are applied when torch imports the modules, so a script that never imports torch
@@ -93,8 +92,7 @@ def install(probe_dir):
                 record("end", epoch, self._dlp_batches)
                 raise
             self._dlp_batches += 1
-            if self._dlp_batches <= 3 or self._dlp_batches % 100 == 0:
-                record("batch", epoch, self._dlp_batches)
+            record("batch", epoch, self._dlp_batches)
             return batch
 
         loader.__iter__, base.__next__ = __iter__, __next__
