@@ -186,7 +186,14 @@ def main(argv: list[str] | None = None) -> int:
     width = None if sys.stdout.isatty() else shutil.get_terminal_size((120, 24)).columns
     console = Console(highlight=False, width=width)
     try:
-        args = build_parser().parse_args(argv)
+        argv = list(sys.argv[1:] if argv is None else argv)
+        # Everything after "--" belongs to the user's script, whatever options come before it.
+        passed = argv[argv.index("--") + 1 :] if "--" in argv else []
+        args = build_parser().parse_args(argv[: argv.index("--")] if "--" in argv else argv)
+        if passed:
+            if not hasattr(args, "script_args"):
+                raise UsageError(f"'{args.command}' takes no script arguments after --")
+            args.script_args = [*args.script_args, *passed]
         if hasattr(args, "handler"):
             return args.handler(args, console, UsageError)
         commands = {"list": command_list, "run": command_run, "script": command_script}

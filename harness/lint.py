@@ -285,11 +285,11 @@ class _Linter(ast.NodeVisitor):
     def _uses_cuda(node: ast.AST) -> bool:
         if not isinstance(node, ast.Call):
             return False
-        name = _called(node)
-        if name.endswith(".cuda") or name.startswith("torch.cuda."):
+        method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if method == "cuda" or _called(node).startswith("torch.cuda."):
             return True
         values = list(node.args) + [k.value for k in node.keywords if k.arg == "device"]
-        if name.endswith(".to") or any(k.arg == "device" for k in node.keywords):
+        if method == "to" or any(k.arg == "device" for k in node.keywords):
             return any(isinstance(v, ast.Constant) and str(v.value).startswith("cuda") for v in values)
         return False
 

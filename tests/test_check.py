@@ -1,0 +1,122 @@
+"""`check` and `lint` on the cases and on realistic scripts: each broken case diagnosed as itself,
+each fixed one clean, long scripts judged from their first batches."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from harness.cases import START_METHODS, discover
+from harness.diagnose import diagnose
+from harness.lint import lint_paths
+from tests.conftest import SCRIPTS_DIR
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = discover()
+
+
+def harness(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def diagnosed(case, variant, matrix_results):
+    runs = [matrix_results[(case.name, variant, method)] for method in START_METHODS]
+    findings = lint_paths([case.script(variant)], notebook=case.via_stdin)
+    return diagnose(CASES, runs, findings), findings
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_broken_case_is_diagnosed_as_itself_first(matrix_results, case):
+    found, _ = diagnosed(case, "broken", matrix_results)
+    assert found, f"{case.name}: nothing recognised"
+    assert found[0].case.name == case.name, [d.case.name for d in found]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_fixed_case_is_clean(matrix_results, case):
+    found, findings = diagnosed(case, "fixed", matrix_results)
+    assert findings == [] and found == [], (findings, [d.case.name for d in found])
+
+
+def test_lint_flags_each_broken_case_that_has_a_rule():
+    for case in CASES:
+        rules = set(case.recognition.lint)
+        flagged = {f.code for f in lint_paths([case.script("broken")], notebook=case.via_stdin)}
+        assert rules <= flagged, f"{case.name}: {rules - flagged} not flagged"
+
+
+def test_check_cli_diagnoses_a_crash_and_exits_1():
+    completed = harness("check", "cases/03_lambda_collate/broken.py", "--json")
+    assert completed.returncode == 1, completed.stderr
+    report = json.loads(completed.stdout)
+    assert [r["outcome"] for r in report["runs"]] == ["ok", "crash", "crash"]
+    assert report["pitfalls"][0]["case"] == "03_lambda_collate"
+    assert report["pitfalls"][0]["fix"] and report["pitfalls"][0]["docs_page"] == "cases/03_lambda_collate/"
+    assert any("DLP002" in line for line in report["lint"])
+
+
+def test_check_cli_finds_a_fork_only_hang_by_stall():
+    started = time.monotonic()
+    completed = harness("check", "cases/11_lock_held_at_fork/broken.py", "--stall", "6", "--json")
+    report = json.loads(completed.stdout)
+    assert completed.returncode == 1
+    assert [r["outcome"] for r in report["runs"]] == ["hang", "ok", "ok"]
+    assert report["runs"][0]["signature"].startswith("no batch for 6 s; hang: 2 process(es) in record")
+    assert report["pitfalls"][0]["case"] == "11_lock_held_at_fork"
+    assert time.monotonic() - started < 60
+
+
+def test_check_ends_a_long_training_script_by_batches_not_by_timeout():
+    started = time.monotonic()
+    completed = harness(
+        "check", str(SCRIPTS_DIR / "realistic_train.py"), "--timeout", "120", "--", "--epochs", "500"
+    )
+    elapsed = time.monotonic() - started
+    assert completed.returncode == 0, completed.stdout
+    assert completed.stdout.count("stopped by the harness after") == 3
+    assert "No pitfall found" in completed.stdout
+    assert elapsed < 60, f"{elapsed:.0f} s: it should stop after a few batches"
+
+
+def test_check_reports_what_only_lint_can_see_in_a_realistic_script():
+    completed = harness("check", str(SCRIPTS_DIR / "realistic_train_lambda.py"), "--start-method", "spawn")
+    assert completed.returncode == 1
+    assert "DLP002" in completed.stdout and "03 · A lambda as `collate_fn`" in completed.stdout
+
+
+def test_unmatched_failure_is_reported_raw_not_guessed(tmp_path):
+    script = tmp_path / "odd.py"
+    script.write_text("raise SystemExit('my own configuration error')\n")
+    completed = harness("check", str(script), "--start-method", "fork")
+    assert completed.returncode == 1
+    assert "No known pitfall matches" in completed.stdout and "my own configuration error" in completed.stdout
+    assert "Known pitfall" not in completed.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["check", "no/such.py"], "no such script: no/such.py"),
+        (
+            ["check", "cases/01_missing_main_guard/fixed.py", "--batches", "0"],
+            "--batches must be a whole number",
+        ),
+        (["check", "cases/01_missing_main_guard/fixed.py", "--stall", "-1"], "--stall must be positive"),
+        (["lint", "no/such/dir"], "no such file or folder: no/such/dir"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args, named):
+    completed = harness(*args)
+    assert completed.returncode == 2 and named in completed.stderr and "Traceback" not in completed.stderr
+
+
+def test_lint_cli_exit_status():
+    assert harness("lint", "cases/09_duplicated_randomness/broken.py").returncode == 1
+    assert harness("lint", "cases/09_duplicated_randomness/fixed.py").returncode == 0
