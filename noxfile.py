@@ -59,3 +59,21 @@ def docs_serve(session: nox.Session) -> None:
     """Serve the documentation with live reload on http://127.0.0.1:8000."""
     install_project(session, "docs")
     session.run("mkdocs", "serve", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
+
+
+@nox.session(reuse_venv=True, default=False)
+def check(session: nox.Session) -> None:
+    """Diagnose your script: run it under each start method, lint it (nox -s check -- train.py)."""
+    if not session.posargs:
+        session.error("usage: nox -s check -- path/to/train.py [--stdin] [-- script arguments]")
+    install_project(session)
+    session.run("python", "-m", "harness", "check", *session.posargs)
+
+
+@nox.session(name="lint-script", reuse_venv=True, default=False)
+def lint_script(session: nox.Session) -> None:
+    """Static DataLoader checks on your files, no code run (nox -s lint-script -- PATH...)."""
+    if not session.posargs:
+        session.error("usage: nox -s lint-script -- path/to/train.py [more paths]")
+    install_project(session)
+    session.run("python", "-m", "harness", "lint", *session.posargs)

@@ -19,6 +19,19 @@ START_METHODS = ("fork", "forkserver", "spawn")
 VARIANTS = ("broken", "fixed")
 KNOWN_NEEDS = ("cuda", "opencv")
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+TOP_LEVEL_KEYS = (
+    "title",
+    "summary",
+    "tags",
+    "timeout",
+    "needs",
+    "stdin",
+    "memory_limit_mb",
+    "memory",
+    "timing",
+    "diagnose",
+    "expect",
+)
 _FOLDER_NAME = re.compile(r"^(?P<number>\d{2})_(?P<slug>[a-z0-9_]+)$")
 
 
@@ -94,9 +107,17 @@ def _require(table: dict, key: str, kind: type | tuple[type, ...], where: str):
     return value
 
 
+def _known_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
+    """A misspelt key would silently change nothing: name it instead."""
+    for key in table:
+        if key not in allowed:
+            raise CaseError(f"{where}: unknown key '{key}' (known: {', '.join(allowed)})")
+
+
 def _expectation(table: dict, where: str) -> Expectation:
     if not isinstance(table, dict):
         raise CaseError(f"{where}: must be a table with 'outcome'")
+    _known_keys(table, ("outcome", "signature", "note", "unverified"), where)
     outcome = _require(table, "outcome", str, where)
     if outcome not in OUTCOME_NAMES:
         raise CaseError(f"{where}: unknown outcome '{outcome}' (one of {', '.join(OUTCOME_NAMES)})")
@@ -129,6 +150,7 @@ def load_case(folder: Path) -> Case:
     except tomllib.TOMLDecodeError as exc:
         raise CaseError(f"{toml_path}: malformed TOML: {exc}") from None
     where = str(toml_path)
+    _known_keys(data, TOP_LEVEL_KEYS, where)
     timeout = _positive_number(data, "timeout", where)
     needs = tuple(data.get("needs", []))
     for need in needs:
@@ -185,6 +207,7 @@ def _recognition(table, where: str) -> Recognition | None:
         return None
     if not isinstance(table, dict):
         raise CaseError(f"{where}: must be a table")
+    _known_keys(table, ("fix", "outcome", "methods", "signature", "stacks", "lint"), where)
     methods = tuple(table.get("methods", ()))
     for method in methods:
         if method not in START_METHODS:
@@ -222,12 +245,14 @@ def _memory(data: dict, where: str) -> dict:
         settings["memory_limit_mb"] = _positive_number(data, "memory_limit_mb", where)
     if "timing" in data:
         table = _require(data, "timing", dict, where)
+        _known_keys(table, ("slow_startup_share",), f"{where} [timing]")
         share = _positive_number(table, "slow_startup_share", f"{where} [timing]")
         if share >= 1:
             raise CaseError(f"{where} [timing]: 'slow_startup_share' is a fraction below 1, not {share}")
         settings["slow_startup_share"] = share
     if "memory" in data:
         table = _require(data, "memory", dict, where)
+        _known_keys(table, ("sample_interval_s", "leak_threshold_mb"), f"{where} [memory]")
         settings["memory_interval_s"] = _positive_number(table, "sample_interval_s", f"{where} [memory]")
         settings["leak_threshold_mb"] = _positive_number(table, "leak_threshold_mb", f"{where} [memory]")
     return settings

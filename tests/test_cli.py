@@ -77,7 +77,9 @@ def test_incomplete_case_toml(tmp_path):
 
 
 def test_unknown_outcome_in_case_toml(tmp_path):
-    bad = GOOD_TOML.replace('outcome = "crash"', 'outcome = "explodes"', 1)
+    bad = GOOD_TOML.replace(
+        '[expect.broken.spawn]\noutcome = "crash"', '[expect.broken.spawn]\noutcome = "explodes"'
+    )
     line = one_line_error(harness("--cases-dir", str(make_case(tmp_path, bad)), "list"))
     assert "unknown outcome 'explodes'" in line
 
@@ -100,9 +102,29 @@ def test_bad_memory_settings(tmp_path, extra, named):
 
 
 def test_unverified_must_be_a_boolean(tmp_path):
-    bad = GOOD_TOML.replace('outcome = "crash"', 'outcome = "crash"\nunverified = "yes"', 1)
+    bad = GOOD_TOML.replace("[expect.broken.spawn]\n", '[expect.broken.spawn]\nunverified = "yes"\n')
     line = one_line_error(harness("--cases-dir", str(make_case(tmp_path, bad)), "list"))
     assert "'unverified' must be true or false" in line
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "named"),
+    [
+        ("timeout = 60", "timeout = 60\ntimout = 5", "unknown key 'timout'"),
+        (
+            '[expect.fixed.fork]\noutcome = "ok"',
+            '[expect.fixed.fork]\noutcome = "ok"\nsignture = "x"',
+            "unknown key 'signture'",
+        ),
+        ("[diagnose]\n", '[diagnose]\nstack = "x"\n', "unknown key 'stack'"),
+    ],
+)
+def test_misspelt_keys_are_named(tmp_path, old, new, named):
+    assert old in GOOD_TOML
+    line = one_line_error(
+        harness("--cases-dir", str(make_case(tmp_path, GOOD_TOML.replace(old, new))), "list")
+    )
+    assert named in line
 
 
 def test_missing_script(tmp_path):

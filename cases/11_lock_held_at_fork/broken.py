@@ -30,7 +30,7 @@ class MetricsClient:
             self.wake.clear()
             with self.lock:
                 self.pending.clear()
-                time.sleep(1.0)  # stands for the upload's network round trip
+                time.sleep(2.0)  # stands for the upload's network round trip
 
 
 METRICS = MetricsClient()
@@ -47,6 +47,7 @@ class Squares(Dataset):
 
 def main():
     METRICS.record("run_started", 1)
+    time.sleep(0.2)  # stands for building the model, while the client uploads
     loader = DataLoader(Squares(), batch_size=4, num_workers=2)
     total = sum(int(batch.sum()) for batch in loader)
     print(f"sum of squares: {total}")
