@@ -1,0 +1,166 @@
+"""Markdown for the generated parts of the site: case pages, the comparison and cause tables."""
+
+from __future__ import annotations
+
+import difflib
+import html
+
+from harness.cases import START_METHODS, VARIANTS, Case
+from harness.results import RunResult
+from harness.site.results_data import SPAWN_SYSTEMS, Recorded
+
+COLUMN_TITLES = {
+    "fork": ("Linux, Python ≤ 3.13", "fork"),
+    "forkserver": ("Linux, Python ≥ 3.14", "forkserver, observed on Linux"),
+    "spawn": ("Windows & macOS", "spawn on Linux, the Windows start method"),
+}
+SIGNATURE_CHARS = 100
+STACK_LINES = 14
+
+
+def case_page_path(case: Case) -> str:
+    return f"cases/{case.name}.md"
+
+
+def case_page(case: Case) -> str:
+    """The page of one case: its README, then the real scripts, their diff, and what was observed."""
+    readme = (case.path / "README.md").read_text(encoding="utf-8")
+    folder = case.path.relative_to(case.path.parent.parent).as_posix()
+    code = "\n".join(
+        f'=== "{variant}.py"\n\n    ```python\n    --8<-- "{folder}/{variant}.py"\n    ```\n' for variant in VARIANTS
+    )
+    return (
+        f"{readme.rstrip()}\n\n## The code\n\n"
+        f"From `{folder}/`, included from the files themselves:\n\n{code}\n"
+        f"## Observed\n\n<!-- dlp:observed -->\n"
+    )
+
+
+def diff(case: Case) -> str:
+    """`diff -u broken.py fixed.py`, computed from the files, as a fenced block."""
+    broken, fixed = (case.script(v).read_text(encoding="utf-8").splitlines() for v in VARIANTS)
+    lines = difflib.unified_diff(broken, fixed, "broken.py", "fixed.py", lineterm="")
+    return "\n".join(["```diff", *lines, "```"])
+
+
+def outcome_badge(result: RunResult | None) -> str:
+    if result is None:
+        return '<span class="dlp-outcome dlp-none">not recorded</span>'
+    return f'<span class="dlp-outcome dlp-{result.outcome}">{result.outcome}</span>'
+
+
+def short(text: str, limit: int = SIGNATURE_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def cell(result: RunResult | None, limit: int = SIGNATURE_CHARS) -> str:
+    """An outcome badge with its short signature (or skip reason), and any mismatch, as HTML."""
+    parts = [outcome_badge(result)]
+    if result is not None:
+        detail = result.signature or (result.reason if result.outcome == "skipped" else "")
+        if detail:
+            parts.append(f"<br><small>{html.escape(short(detail, limit))}</small>")
+        if result.expected_unverified:
+            parts.append(f"<br><small><em>expected {result.expected}, unverified</em></small>")
+        if result.matched is False:
+            parts.append(f'<br><strong class="dlp-mismatch">MISMATCH: expected {result.expected}</strong>')
+    return "".join(parts)
+
+
+def observed(case: Case, recorded: list[Recorded]) -> str:
+    """Per results file: start method × variant, with stacks for hangs."""
+    if not recorded:
+        return '!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n'
+    blocks = []
+    for source in recorded:
+        rows = ["| start method | broken | fixed |", "| --- | --- | --- |"]
+        for method in START_METHODS:
+            cells = [cell(source.get(case.name, v, method), limit=140) for v in VARIANTS]
+            rows.append(f"| {method} | {cells[0]} | {cells[1]} |")
+        blocks.append(f"From {source.describe()}.\n\n" + "\n".join(rows) + "\n")
+        blocks.extend(_stacks(source.get(case.name, v, m)) for v in VARIANTS for m in START_METHODS)
+    return "\n".join(block for block in blocks if block)
+
+
+def _stacks(result: RunResult | None) -> str:
+    """A collapsed admonition with the stuck processes' stacks, for a hang."""
+    if result is None or result.outcome != "hang":
+        return ""
+    excerpts = []
+    for pid, text in result.stacks.items():
+        if "_worker_loop" not in text:
+            continue
+        header, _, rest = text.partition("\n")
+        current = rest[rest.find("Current thread") :] if "Current thread" in rest else rest
+        excerpts.append(f"Python stack of worker {pid}:\n\n" + _code(current, "text"))
+        native = result.native_stacks.get(pid)
+        if native:
+            excerpts.append(f"Native stack of worker {pid} (py-spy):\n\n" + _code(native, "text"))
+        break  # one worker tells it; the results file has them all
+    if not result.native_stacks:
+        excerpts.append(result.native_stacks_note or "No native stacks were recorded.")
+    title = f"Stacks at the timeout: {result.variant}, {result.start_method}"
+    body = "\n\n".join(excerpts)
+    return f'??? note "{title}"\n\n' + "\n".join("    " + line for line in body.splitlines()) + "\n"
+
+
+def _code(text: str, language: str) -> str:
+    lines = text.strip().splitlines()[:STACK_LINES]
+    return f"```{language}\n" + "\n".join(lines) + "\n```"
+
+
+def comparison_table(cases: list[Case], reference: Recorded | None, real: list[Recorded]) -> str:
+    """Rows: cases × variants. Columns: the three start methods (emulated) and real spawn systems."""
+    heads = [f"{system}<br><small>{how}</small>" for system, how in (COLUMN_TITLES[m] for m in START_METHODS)]
+    heads += [f"{SPAWN_SYSTEMS[r.system]}, real<br><small>spawn, {r.path.name}</small>" for r in real]
+    rows = ["| case | variant | " + " | ".join(heads) + " |", "|---" * (2 + len(heads)) + "|"]
+    for case in cases:
+        link = f"[{case.name}]({case_page_path(case)})"
+        for variant in VARIANTS:
+            cells = [cell(reference.get(case.name, variant, m) if reference else None) for m in START_METHODS]
+            cells += [cell(r.get(case.name, variant, "spawn")) for r in real]
+            rows.append(f"| {link} | {variant} | " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
+
+
+# Each difference between the start methods, what each side does, and the case that shows it.
+CAUSES = [
+    ("Process start", "copies the running parent", "starts a fresh interpreter", "01_missing_main_guard"),
+    ("Main-module re-execution", "never", "imports the script as `__mp_main__`", "01_missing_main_guard"),
+    ("Top-level side effects", "happen once", "happen again in every worker", "08_module_side_effects"),
+    ("Pickling needs", "none: objects are copied", "Dataset, collate_fn, worker_init_fn", "03_lambda_collate"),
+    ("Classes defined in a notebook", "copied with the process", "not importable: not found", "07_interactive_main_class"),
+    ("Open files and handles", "inherited, offset shared", "cannot be pickled", "02_open_file_handle"),
+    ("Threads and locks", "copied without their threads", "start clean", "11_lock_held_at_fork"),
+    ("Library thread pools", "copied half-alive (OpenCV, OpenMP)", "each worker builds its own", "04_opencv_thread_deadlock"),
+    ("CUDA", "cannot be initialised again", "each worker may initialise it", "05_cuda_in_worker"),
+    ("Memory inheritance", "shared copy-on-write, dirtied by reads", "a full copy per worker", "06_memory_growth"),
+    ("Start-up cost per worker", "milliseconds", "an interpreter, torch, the pickled Dataset", "13_spawn_startup_cost"),
+    ("Random generators on the Dataset", "copied in the same state", "copied in the same state", "09_duplicated_randomness"),
+]
+
+
+def cause_table(cases: list[Case], reference: Recorded | None) -> str:
+    by_name = {case.name: case for case in cases}
+    rows = [
+        "| difference | fork | spawn and forkserver | shown by | broken under fork | broken under spawn |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for aspect, fork, spawn, name in CAUSES:
+        case = by_name.get(name)
+        if case is None:
+            raise KeyError(f"the cause table names case {name}, which does not exist")
+        link = f"[{case.name}]({case_page_path(case)})"
+        seen = [cell(reference.get(name, "broken", m) if reference else None, 40) for m in ("fork", "spawn")]
+        rows.append(f"| {aspect} | {fork} | {spawn} | {link} | {seen[0]} | {seen[1]} |")
+    return "\n".join(rows) + "\n"
+
+
+def recorded_list(recorded: list[Recorded]) -> str:
+    if not recorded:
+        return '!!! warning "No results recorded yet"\n    Run `nox -s reproduce` and `nox -s verify`.\n'
+    items = "\n".join(f"- {r.describe()}" for r in recorded)
+    return f'!!! info "Where these observations come from"\n\n' + "\n".join(
+        "    " + line for line in items.splitlines()
+    )
