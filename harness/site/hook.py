@@ -77,7 +77,8 @@ def _plot(name: str, what: str):
     def render(page) -> str:
         alt = _state["plots"].get(name)
         if alt is None:
-            return f'!!! warning "No {what} to draw"\n    No results file records it yet: run `nox -s reproduce`.\n'
+            warning = f'!!! warning "No {what} to draw"\n'
+            return warning + "    No results file records it yet: run `nox -s reproduce`.\n"
         up = "../" * page.file.src_uri.count("/")
         return f"![{alt}]({up}{PLOTS_DIR}/{name}.png)\n\n<small>{alt}.</small>\n"
 
@@ -95,4 +96,3 @@ _RENDERERS = {
     "memory-plot": _plot("memory", "memory series"),
     "startup-plot": _plot("startup", "run times"),
 }
-

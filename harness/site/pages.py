@@ -27,7 +27,8 @@ def case_page(case: Case) -> str:
     readme = (case.path / "README.md").read_text(encoding="utf-8")
     folder = case.path.relative_to(case.path.parent.parent).as_posix()
     code = "\n".join(
-        f'=== "{variant}.py"\n\n    ```python\n    --8<-- "{folder}/{variant}.py"\n    ```\n' for variant in VARIANTS
+        f'=== "{variant}.py"\n\n    ```python\n    --8<-- "{folder}/{variant}.py"\n    ```\n'
+        for variant in VARIANTS
     )
     return (
         f"{readme.rstrip()}\n\n## The code\n\n"
@@ -91,7 +92,7 @@ def _stacks(result: RunResult | None) -> str:
     for pid, text in result.stacks.items():
         if "_worker_loop" not in text:
             continue
-        header, _, rest = text.partition("\n")
+        _, _, rest = text.partition("\n")  # after the "# pid …" header line
         current = rest[rest.find("Current thread") :] if "Current thread" in rest else rest
         excerpts.append(f"Python stack of worker {pid}:\n\n" + _code(current, "text"))
         native = result.native_stacks.get(pid)
@@ -129,15 +130,45 @@ CAUSES = [
     ("Process start", "copies the running parent", "starts a fresh interpreter", "01_missing_main_guard"),
     ("Main-module re-execution", "never", "imports the script as `__mp_main__`", "01_missing_main_guard"),
     ("Top-level side effects", "happen once", "happen again in every worker", "08_module_side_effects"),
-    ("Pickling needs", "none: objects are copied", "Dataset, collate_fn, worker_init_fn", "03_lambda_collate"),
-    ("Classes defined in a notebook", "copied with the process", "not importable: not found", "07_interactive_main_class"),
+    (
+        "Pickling needs",
+        "none: objects are copied",
+        "Dataset, collate_fn, worker_init_fn",
+        "03_lambda_collate",
+    ),
+    (
+        "Classes defined in a notebook",
+        "copied with the process",
+        "not importable: not found",
+        "07_interactive_main_class",
+    ),
     ("Open files and handles", "inherited, offset shared", "cannot be pickled", "02_open_file_handle"),
     ("Threads and locks", "copied without their threads", "start clean", "11_lock_held_at_fork"),
-    ("Library thread pools", "copied half-alive (OpenCV, OpenMP)", "each worker builds its own", "04_opencv_thread_deadlock"),
+    (
+        "Library thread pools",
+        "copied half-alive (OpenCV, OpenMP)",
+        "each worker builds its own",
+        "04_opencv_thread_deadlock",
+    ),
     ("CUDA", "cannot be initialised again", "each worker may initialise it", "05_cuda_in_worker"),
-    ("Memory inheritance", "shared copy-on-write, dirtied by reads", "a full copy per worker", "06_memory_growth"),
-    ("Start-up cost per worker", "milliseconds", "an interpreter, torch, the pickled Dataset", "13_spawn_startup_cost"),
-    ("Random generators on the Dataset", "copied in the same state", "copied in the same state", "09_duplicated_randomness"),
+    (
+        "Memory inheritance",
+        "shared copy-on-write, dirtied by reads",
+        "a full copy per worker",
+        "06_memory_growth",
+    ),
+    (
+        "Start-up cost per worker",
+        "milliseconds",
+        "an interpreter, torch, the pickled Dataset",
+        "13_spawn_startup_cost",
+    ),
+    (
+        "Random generators on the Dataset",
+        "copied in the same state",
+        "copied in the same state",
+        "09_duplicated_randomness",
+    ),
 ]
 
 
@@ -161,6 +192,6 @@ def recorded_list(recorded: list[Recorded]) -> str:
     if not recorded:
         return '!!! warning "No results recorded yet"\n    Run `nox -s reproduce` and `nox -s verify`.\n'
     items = "\n".join(f"- {r.describe()}" for r in recorded)
-    return f'!!! info "Where these observations come from"\n\n' + "\n".join(
+    return '!!! info "Where these observations come from"\n\n' + "\n".join(
         "    " + line for line in items.splitlines()
     )

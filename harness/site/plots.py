@@ -7,10 +7,10 @@ import io
 import matplotlib
 
 matplotlib.use("Agg")  # no display: render to PNG bytes
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from harness.cases import START_METHODS  # noqa: E402
-from harness.site.results_data import Recorded  # noqa: E402
+from harness.cases import START_METHODS
+from harness.site.results_data import Recorded
 
 MEMORY_CASE = "06_memory_growth"
 COLOURS = {"broken": "#c62828", "fixed": "#1565c0"}
@@ -25,7 +25,9 @@ def _png(figure) -> bytes:
 
 def memory_plot(source: Recorded) -> tuple[bytes, str] | None:
     """Each worker's USS over time for case 06, broken vs fixed, under fork and spawn; with alt text."""
-    methods = [m for m in ("fork", "spawn") if any(source.get(MEMORY_CASE, v, m) for v in ("broken", "fixed"))]
+    methods = [
+        m for m in ("fork", "spawn") if any(source.get(MEMORY_CASE, v, m) for v in ("broken", "fixed"))
+    ]
     if not methods:
         return None
     figure, axes = plt.subplots(1, len(methods), figsize=(5.2 * len(methods), 3.6), squeeze=False)
@@ -45,13 +47,18 @@ def memory_plot(source: Recorded) -> tuple[bytes, str] | None:
             if summary:
                 growth = max(w["growth_mb"] for w in summary)
                 baseline = max(w["baseline_mb"] for w in summary)
-                facts.append(f"{variant} under {method}: baseline up to {baseline:.0f} MB, growth up to {growth:.0f} MB")
+                facts.append(
+                    f"{variant} under {method}: baseline ≤ {baseline:.0f} MB, growth ≤ {growth:.0f} MB"
+                )
         axis.set_title(f"{method}: each worker's private memory (USS)")
         axis.set_xlabel("seconds since the script started")
         axis.set_ylabel("MB")
         axis.grid(alpha=0.3)
         axis.legend()
-    alt = "Worker memory over time for case 06, broken (Python list) against fixed (numpy array): " + "; ".join(facts)
+    alt = (
+        "Worker memory over time for case 06, broken (Python list) against fixed (numpy array): "
+        + "; ".join(facts)
+    )
     return _png(figure), alt
 
 
@@ -76,9 +83,11 @@ def startup_plot(source: Recorded, cases: list[str]) -> tuple[bytes, str] | None
     axis.grid(axis="y", alpha=0.3)
     axis.legend()
     means = {
-        method: sum(durations[index] for _, durations in rows) / len(rows) for index, method in enumerate(START_METHODS)
+        method: sum(durations[index] for _, durations in rows) / len(rows)
+        for index, method in enumerate(START_METHODS)
     }
-    alt = "Bar chart of the time each fixed script took from start to exit, per start method; mean " + ", ".join(
-        f"{method} {seconds:.1f} s" for method, seconds in means.items()
+    alt = (
+        "Bar chart of the time each fixed script took from start to exit, per start method; mean "
+        + ", ".join(f"{method} {seconds:.1f} s" for method, seconds in means.items())
     )
     return _png(figure), alt
