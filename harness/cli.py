@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--results", type=Path, help="results file (default: results/<os>-py<X.Y>-torch<V>.json)"
     )
     run.add_argument("--no-record", action="store_true", help="do not write a results file")
+    run.add_argument("--repeat", default="1", help="run the matrix N times and count agreement")
     run.add_argument(
         "--require-ok",
         action="store_true",
@@ -109,7 +110,8 @@ def command_run(args: argparse.Namespace, console: Console) -> int:
         except results.OlderSchemaError as exc:
             console.print(f"[yellow]note:[/] {exc}; this run's results will replace it")
 
-    jobs = matrix.plan(cases, variants, methods, timeout)
+    repeat = _jobs(args.repeat, "--repeat")
+    jobs = matrix.plan(cases, variants, methods, timeout) * repeat
     console.print(
         f"Running {len(jobs)} runs ({len(cases)} cases × {len(variants)} variants × {len(methods)} start "
         f"methods) on {workers} parallel jobs; Python {env['python']}, torch {env['torch']}"
@@ -138,6 +140,8 @@ def command_run(args: argparse.Namespace, console: Console) -> int:
         observed = matrix.run_all(jobs, workers, on_done=done)
 
     report.print_report(console, observed, methods)
+    if repeat > 1:
+        console.print(report.agreement(observed, repeat))
     if not args.no_record:
         results.record(results_path, observed, env)
         console.print(f"Results recorded in {results_path}")

@@ -81,3 +81,21 @@ def print_report(console: Console, results: list[RunResult], methods: list[str])
         console.print(Text(line, style="red" if line.startswith("MISMATCH") else ""), soft_wrap=True)
     style = "bold red" if any(r.matched is False for r in results) else "bold green"
     console.print(Text(summary(results), style=style))
+
+
+def agreement(results: list[RunResult], repeat: int) -> Table:
+    """How many of the repeated runs of each case × variant × start method matched expectations."""
+    grid = Table(title=f"Agreement with the expectation over {repeat} repetitions")
+    for column in ("case", "variant", "start method", "agreed", "outcomes seen"):
+        grid.add_column(column)
+    by_key: dict[tuple[str, str, str], list[RunResult]] = {}
+    for result in results:
+        by_key.setdefault(result.key, []).append(result)
+    for (case, variant, method), runs in sorted(by_key.items()):
+        agreed = sum(r.matched is True for r in runs)
+        judged = sum(r.matched is not None for r in runs)
+        seen = ", ".join(sorted({r.outcome for r in runs}))
+        style = "green" if agreed == judged else "bold red"
+        count = f"{agreed}/{judged}" if judged else "skipped"
+        grid.add_row(case, variant, method, Text(count, style=style if judged else "dim"), seen)
+    return grid

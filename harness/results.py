@@ -140,10 +140,28 @@ def record(path: Path, newer: list[RunResult], environment: dict) -> ResultsFile
 
     A file of an older schema is replaced; a damaged or newer one is refused (ResultsError).
     """
-    existing = ResultsFile(environment=environment, results=[])
-    if path.exists():
-        with contextlib.suppress(OlderSchemaError):
-            existing = load(path)
-    updated = existing.merged(newer, environment)
-    save(path, updated)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _locked(path):  # two harness runs recording at once: each merges into what the other wrote
+        existing = ResultsFile(environment=environment, results=[])
+        if path.exists():
+            with contextlib.suppress(OlderSchemaError):
+                existing = load(path)
+        updated = existing.merged(newer, environment)
+        save(path, updated)
     return updated
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """An exclusive lock on `<path>.lock` (POSIX flock; no lock where fcntl is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: writes stay atomic, merges of concurrent runs may lose one side
+        yield
+        return
+    with open(path.with_name(path.name + ".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

@@ -114,3 +114,19 @@ def test_a_newer_schema_is_never_overwritten(tmp_path):
     with pytest.raises(ResultsError, match="schema version"):
         results.record(path, [sample()], {})
     assert path.read_text() == newer
+
+
+def test_concurrent_records_merge_instead_of_losing_one(tmp_path):
+    import threading
+
+    path = tmp_path / "r.json"
+    methods = [f"method{i}" for i in range(16)]
+    threads = [
+        threading.Thread(target=results.record, args=(path, [sample(start_method=m)], {"writer": m}))
+        for m in methods
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(r.start_method for r in results.load(path).results) == sorted(methods)
