@@ -85,8 +85,15 @@ def test_check_ends_a_long_training_script_by_batches_not_by_timeout():
     assert elapsed < 60, f"{elapsed:.0f} s: it should stop after a few batches"
 
 
-def test_check_reports_what_only_lint_can_see_in_a_realistic_script():
-    completed = harness("check", str(SCRIPTS_DIR / "realistic_train_lambda.py"), "--start-method", "spawn")
+def test_check_reports_what_only_lint_can_see_in_a_realistic_script(tmp_path):
+    """A lambda collate_fn on the validation loader, which runs only after the first epoch: the
+    runs stop before reaching it, the static check still finds it."""
+    source = (SCRIPTS_DIR / "realistic_train.py").read_text()
+    plain = "val = DataLoader(Synthetic(1024, 16, 1), batch_size=256, num_workers=args.workers)"
+    assert plain in source
+    script = tmp_path / "train_with_lambda.py"
+    script.write_text(source.replace(plain, plain[:-1] + ", collate_fn=lambda batch: batch)"))
+    completed = harness("check", str(script), "--start-method", "spawn")
     assert completed.returncode == 1
     assert "DLP002" in completed.stdout and "03 · A lambda as `collate_fn`" in completed.stdout
 
