@@ -116,7 +116,9 @@ def observe(
             signature = f"no batch for {observed.stalled_s:g} s; {signature}"
     if observed.stopped_after_batches is not None:
         signature = f"stopped by the harness after {observed.stopped_after_batches} batches"
-    if observed.memory_limit_exceeded:
+    if observed.output_limit_exceeded:
+        outcome, signature = Outcome.CRASH, observed.output_limit_exceeded
+    elif observed.memory_limit_exceeded:
         outcome, signature = Outcome.LEAK, observed.memory_limit_exceeded
     elif outcome is Outcome.OK and spec is not None and spec.leak_threshold_mb is not None:
         outcome, signature = judge_memory(observed.memory or {}, spec.leak_threshold_mb)

@@ -22,6 +22,7 @@ BOOT_DIR = Path(__file__).resolve().parent / "boot"
 # does. (Plain `python -` sets __file__ to "<stdin>", which spawned children try to open as a file.)
 INTERACTIVE_MAIN = "import sys; exec(compile(sys.stdin.read(), '<stdin>', 'exec'))"
 OUTPUT_READ_LIMIT = 1 << 20  # bytes of the output's end that classification reads
+OUTPUT_LIMIT_BYTES = 64 << 20  # a run that writes more is stopped: its output must not fill the disk
 POLL_INTERVAL_S = 0.1
 LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
 
@@ -40,6 +41,7 @@ class Observation:
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, then killed
     memory: dict | None = None
     memory_limit_exceeded: str = ""
+    output_limit_exceeded: str = ""
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
     root_pid: int | None = None  # the script's own process
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
@@ -157,7 +159,7 @@ def run_script(
         )
         try:
             progress = events.ProgressWatch(probe_dir / f"{proc.pid}.events", started)
-            limits = _Limits(started + timeout_s, memory_limit_mb, stop_after_batches, stall_s)
+            limits = _Limits(started + timeout_s, memory_limit_mb, stop_after_batches, stall_s, output_path)
             stop = _wait(proc, limits, monitor, progress)
             if stop == "batches":
                 observation.stopped_after_batches = progress.batches
@@ -168,6 +170,10 @@ def run_script(
                 observation.timed_out = stop in ("timeout", "stall")
                 if stop == "stall":
                     observation.stalled_s = stall_s
+                if stop == "output":
+                    observation.output_limit_exceeded = (
+                        f"the run wrote over {OUTPUT_LIMIT_BYTES >> 20} MB of output; stopped by the harness"
+                    )
                 if stop == "memory":
                     observation.memory_limit_exceeded = (
                         f"the run's memory reached {monitor.peak_total_mb:.0f} MB, over its limit of "
@@ -198,11 +204,13 @@ class _Limits:
     memory_limit_mb: float
     stop_after_batches: int | None
     stall_s: float | None
+    output_path: Path
 
 
 def _wait(proc, limits: _Limits, monitor: MemoryMonitor, progress: events.ProgressWatch) -> str:
     """Waits for the script's exit: "" when it exited, else why it must be stopped:
-    "timeout", "memory", "batches" (enough progress seen) or "stall" (no batch for too long)."""
+    "timeout", "memory", "output" (too much of it), "batches" (enough progress seen) or "stall"
+    (no batch for too long)."""
     watching = limits.stop_after_batches is not None or limits.stall_s is not None
     while time.monotonic() < limits.deadline:
         try:
@@ -212,6 +220,8 @@ def _wait(proc, limits: _Limits, monitor: MemoryMonitor, progress: events.Progre
             pass
         if monitor.poll() > limits.memory_limit_mb:
             return "memory"
+        if limits.output_path.stat().st_size > OUTPUT_LIMIT_BYTES:
+            return "output"
         if watching:
             now = time.monotonic()
             progress.poll(now)
