@@ -22,7 +22,9 @@ class MetricsClient:
     def record(self, name, value):
         with self.lock:
             self.pending.append((name, value))
-        self.wake.set()
+
+    def flush(self):
+        self.wake.set()  # the upload thread sends what is pending
 
     def _upload_forever(self):
         while True:
@@ -47,6 +49,7 @@ class Squares(Dataset):
 
 def main():
     METRICS.record("run_started", 1)
+    METRICS.flush()
     time.sleep(0.2)  # stands for building the model, while the client uploads
     loader = DataLoader(Squares(), batch_size=4, num_workers=2)
     total = sum(int(batch.sum()) for batch in loader)
