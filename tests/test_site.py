@@ -190,3 +190,9 @@ def test_real_windows_results_get_a_column_beside_the_emulated_one(tmp_path):
     assert "Windows, real<br><small>spawn, windows-py3.12-torch2.13.0.json" in header
     first_row = table.splitlines()[2]
     assert first_row.count("not recorded") == 3 and "dlp-crash" in first_row
+
+
+def test_signatures_keep_their_underscores(site):
+    page = (site / "comparison" / "index.html").read_text()
+    assert "on &lt;module &#39;__main__&#39; (built-in)&gt;" in page or "&#95;&#95;main&#95;&#95;" in page
+    assert "<strong>main</strong>" not in page and "<strong>getitem</strong>" not in page

@@ -50,6 +50,11 @@ def outcome_badge(result: RunResult | None) -> str:
     return f'<span class="dlp-outcome dlp-{result.outcome}">{result.outcome}</span>'
 
 
+def literal(text: str) -> str:
+    """Text shown as it is inside a Markdown table cell: HTML-escaped, and no `__x__` emphasis."""
+    return html.escape(text).replace("_", "&#95;").replace("*", "&#42;")
+
+
 def short(text: str, limit: int = SIGNATURE_CHARS) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -61,7 +66,7 @@ def cell(result: RunResult | None, limit: int = SIGNATURE_CHARS) -> str:
     if result is not None:
         detail = result.signature or (result.reason if result.outcome == "skipped" else "")
         if detail:
-            parts.append(f"<br><small>{html.escape(short(detail, limit))}</small>")
+            parts.append(f"<br><small>{literal(short(detail, limit))}</small>")
         if result.expected_unverified:
             parts.append(f"<br><small><em>expected {result.expected}, unverified</em></small>")
         if result.matched is False:
