@@ -121,14 +121,7 @@ def _expectation(table: dict, where: str) -> Expectation:
     outcome = _require(table, "outcome", str, where)
     if outcome not in OUTCOME_NAMES:
         raise CaseError(f"{where}: unknown outcome '{outcome}' (one of {', '.join(OUTCOME_NAMES)})")
-    signature = table.get("signature")
-    if signature is not None:
-        if not isinstance(signature, str):
-            raise CaseError(f"{where}: 'signature' must be a regular expression string")
-        try:
-            re.compile(signature)
-        except re.error as exc:
-            raise CaseError(f"{where}: bad signature pattern {signature!r}: {exc}") from None
+    signature = _regex(table, "signature", where)
     unverified = table.get("unverified", False)
     if not isinstance(unverified, bool):
         raise CaseError(f"{where}: 'unverified' must be true or false")

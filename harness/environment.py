@@ -6,10 +6,8 @@ import datetime
 import importlib.metadata
 import os
 import platform
-import sys
 from pathlib import Path
 
-_PACKAGES = {"torch": "torch", "numpy": "numpy", "opencv": "opencv-python"}
 _OPENCV_DISTRIBUTIONS = (
     "opencv-python",
     "opencv-python-headless",
@@ -58,7 +56,3 @@ def results_filename(environment: dict) -> str:
 
 def default_results_path(results_dir: Path, environment: dict | None = None) -> Path:
     return results_dir / results_filename(environment or describe())
-
-
-def interpreter() -> str:
-    return sys.executable

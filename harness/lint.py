@@ -363,13 +363,13 @@ def lint_source(source: str, path: str = "<string>", notebook: bool = False) -> 
     """Findings in one file's source; `notebook` for code run interactively (no main module)."""
     tree = ast.parse(source, filename=path)
     linter = _Linter(path, tree)
-    if not notebook:
-        linter.check_module(tree)
+    linter.check_module(tree)
     linter.visit(tree)
     linter.check_epoch_loops(tree)
     linter.check_hoarding(tree)
     linter.check_worker_init(tree)
-    return sorted(set(linter.findings), key=lambda f: (f.line, f.col, f.code))
+    findings = [f for f in set(linter.findings) if not (notebook and f.code in SCRIPT_ONLY_RULES)]
+    return sorted(findings, key=lambda f: (f.line, f.col, f.code))
 
 
 def python_files(paths: list[Path]) -> list[Path]:

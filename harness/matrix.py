@@ -26,10 +26,6 @@ class Job:
     start_method: str
     timeout_s: float
 
-    @property
-    def label(self) -> str:
-        return f"{self.case.name} {self.variant} {self.start_method}"
-
 
 def plan(cases: list[Case], variants: list[str], methods: list[str], timeout_s: float | None) -> list[Job]:
     return [
