@@ -14,7 +14,7 @@ from harness import matrix
 from harness.cases import START_METHODS, discover
 from harness.diagnose import Diagnosis, diagnose
 from harness.lint import lint_paths
-from harness.report import STYLES
+from harness.report import STYLES, cleanup_note
 
 DEFAULT_BATCHES = 3
 DEFAULT_STALL_S = 30.0  # this 2-core machine: spawn start-up to the first batch takes about 5 s
@@ -141,6 +141,8 @@ def _print_check(console: Console, results, findings, found: list[Diagnosis]) ->
             f"  [bold]{result.start_method:10}[/] [{style}]{result.outcome:7}[/] {escape(result.signature)}",
             soft_wrap=True,
         )
+        if note := cleanup_note(result):
+            console.print(f"    [yellow]left behind:[/] {escape(note)}", soft_wrap=True)
     console.print(f"Static checks: {len(findings)} finding(s)")
     for finding in findings:
         console.print(f"  {escape(str(finding))}", soft_wrap=True)

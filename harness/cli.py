@@ -9,9 +9,12 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from harness import check, environment, matrix, report, results
+from harness.bench import command as bench
+from harness.bench.jobs import BenchError
 from harness.cases import CASES_DIR, START_METHODS, VARIANTS, CaseError, discover, select
 
 EXIT_MISMATCH = 1
@@ -86,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--stdin", action="store_true", help="feed the code on standard input, as a notebook runs it"
     )
     check.add_parsers(commands, _positive, _jobs)
+    bench.add_parser(commands, UsageError)
     return parser
 
 
@@ -135,6 +139,8 @@ def command_run(args: argparse.Namespace, console: Console) -> int:
                 f"  {result.case:{width}} {result.variant:6} {result.start_method:10} → {result.outcome}"
                 f" ({verdict}) {result.duration_s:.1f}s"
             )
+            if note := report.cleanup_note(result):
+                progress.console.print(f"      [yellow]left behind:[/] {escape(note)}", soft_wrap=True)
             progress.advance(task)
 
         observed = matrix.run_all(jobs, workers, on_done=done)
@@ -179,6 +185,8 @@ def command_script(args: argparse.Namespace, console: Console) -> int:
     for result in observed:
         style = report.STYLES.get(result.outcome, "")
         console.print(f"[bold]{result.start_method:10}[/] [{style}]{result.outcome}[/] {result.signature}")
+        if note := report.cleanup_note(result):
+            console.print(f"    [yellow]left behind:[/] {escape(note)}", soft_wrap=True)
         if result.outcome != "ok":
             for line in result.output_tail.splitlines()[-8:]:
                 console.print(f"    | {line}", markup=False, soft_wrap=True)
@@ -205,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     except (UsageError, CaseError, results.ResultsError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_MISMATCH
     except KeyboardInterrupt:
         print("interrupted: every run was stopped; no results were recorded", file=sys.stderr)
         return 130

@@ -112,7 +112,9 @@ def observe(
             signature = f"no batch for {observed.stalled_s:g} s; {signature}"
     if observed.stopped_after_batches is not None:
         signature = f"stopped by the harness after {observed.stopped_after_batches} batches"
-    if observed.output_limit_exceeded:
+    if observed.process_limit_exceeded:
+        outcome, signature = Outcome.CRASH, observed.process_limit_exceeded
+    elif observed.output_limit_exceeded:
         outcome, signature = Outcome.CRASH, observed.output_limit_exceeded
     elif observed.memory_limit_exceeded:
         outcome, signature = Outcome.LEAK, observed.memory_limit_exceeded
@@ -135,6 +137,7 @@ def observe(
         loader_epochs=observed.loader_epochs,
         stopped_after_batches=observed.stopped_after_batches,
         leftovers=[scrub(text) for text in observed.leftovers],
+        shm_leftovers=observed.shm_leftovers,
     )
 
 

@@ -57,6 +57,7 @@ class MemoryMonitor:
     series: dict[int, ProcessSeries] = field(default_factory=dict)
     metric: str = "uss"
     peak_total_mb: float = 0.0
+    tree_pids: list[int] = field(default_factory=list)  # the processes found by the last poll
     _next_sample: float = 0.0
 
     def poll(self) -> float:
@@ -65,7 +66,9 @@ class MemoryMonitor:
             root = psutil.Process(self.root_pid)
             tree = [root, *root.children(recursive=True)]
         except psutil.Error:
+            self.tree_pids = []
             return 0.0
+        self.tree_pids = [process.pid for process in tree]
         total = 0.0
         for process in tree:
             with contextlib.suppress(psutil.Error):

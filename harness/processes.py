@@ -104,6 +104,22 @@ def terminate(processes: list[psutil.Process], grace_s: float = 2.0) -> None:
     psutil.wait_procs(alive, timeout=grace_s)
 
 
+def kill_all(root_pid: int, run_id: str, session_id: int, rounds: int = 50) -> None:
+    """SIGKILLs the run at once, for a run that keeps starting processes: its process group first
+    (one signal, so no child started in between escapes), then whatever else is found, until
+    nothing of the run is left."""
+    for _ in range(rounds):
+        with contextlib.suppress(OSError):
+            os.killpg(session_id, signal.SIGKILL)
+        left = find_run_processes(root_pid, run_id, session_id)
+        if not left:
+            return
+        for process in left:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
+        psutil.wait_procs(left, timeout=0.2)
+
+
 def _py_spy() -> str | None:
     beside_python = Path(sys.executable).parent / "py-spy"
     return str(beside_python) if beside_python.exists() else shutil.which("py-spy")

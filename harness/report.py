@@ -25,6 +25,19 @@ def shorten(text: str, width: int = SIGNATURE_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def cleanup_note(result: RunResult) -> str:
+    """What the run left behind that the harness had to clean up; "" when nothing."""
+    parts = []
+    if result.leftovers:
+        parts.append(f"{len(result.leftovers)} process(es) outlived the script (ended by the harness)")
+    if result.shm_leftovers:
+        parts.append(
+            f"{len(result.shm_leftovers)} shared-memory file(s) left in /dev/shm (removed by the harness): "
+            + shorten(", ".join(result.shm_leftovers), 160)
+        )
+    return "; ".join(parts)
+
+
 def cell(result: RunResult) -> Text:
     text = Text(result.outcome, style=STYLES.get(result.outcome, ""))
     if result.signature:

@@ -54,6 +54,7 @@ class RunResult:
     loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches
     stopped_after_batches: int | None = None  # `check` ended it once its loaders had delivered these
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
+    shm_leftovers: list[str] = field(default_factory=list)  # /dev/shm entries it left, removed
     reason: str = ""  # why it was skipped, or how the harness failed
 
     def to_json(self) -> dict:
@@ -119,9 +120,13 @@ def load(path: Path) -> ResultsFile:
 
 
 def save(path: Path, results_file: ResultsFile) -> None:
+    write_json(path, results_file.to_json())
+
+
+def write_json(path: Path, data: dict) -> None:
     """Writes atomically: a reader sees the old file or the new one, never half of one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(results_file.to_json(), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.chmod(temp, _FILE_MODE)  # mkstemp makes it private; a results file is for everyone

@@ -13,7 +13,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import events, processes
+from harness import events, processes, shm
 from harness.memory import DEFAULT_MEMORY_LIMIT_MB, MemoryMonitor
 from harness.outcomes import signal_name
 
@@ -23,6 +23,7 @@ BOOT_DIR = Path(__file__).resolve().parent / "boot"
 INTERACTIVE_MAIN = "import sys; exec(compile(sys.stdin.read(), '<stdin>', 'exec'))"
 OUTPUT_READ_LIMIT = 1 << 20  # bytes of the output's end that classification reads
 OUTPUT_LIMIT_BYTES = 64 << 20  # a run that writes more is stopped: its output must not fill the disk
+PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
 POLL_INTERVAL_S = 0.1
 LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
 
@@ -39,9 +40,11 @@ class Observation:
     native_stacks: dict[str, str] = field(default_factory=dict)
     native_stacks_note: str = ""
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, then killed
+    shm_leftovers: list[str] = field(default_factory=list)  # its /dev/shm entries left, then removed
     memory: dict | None = None
     memory_limit_exceeded: str = ""
     output_limit_exceeded: str = ""
+    process_limit_exceeded: str = ""
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
     root_pid: int | None = None  # the script's own process
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
@@ -114,6 +117,7 @@ def run_script(
     via_stdin: bool = False,
     stop_after_batches: int | None = None,
     stall_s: float | None = None,
+    process_limit: int = PROCESS_LIMIT,
 ) -> Observation:
     """Runs `python -X faulthandler script args` as __main__ with `start_method` imposed.
 
@@ -128,7 +132,9 @@ def run_script(
 
     For scripts that run for hours: `stop_after_batches` ends the run as soon as its main process
     has received that many batches from its DataLoaders (it works); `stall_s` treats a run as hung
-    when, once it started iterating a DataLoader, no batch arrived for that long.
+    when, once it started iterating a DataLoader, no batch arrived for that long. A run with more
+    than `process_limit` processes at once (a script that launches itself again and again) is
+    frozen and killed at once, without stacks.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     probe_dir = workdir / "probes"
@@ -139,6 +145,7 @@ def run_script(
     target = ["-c", INTERACTIVE_MAIN] if via_stdin else [str(script)]
     command = [sys.executable, "-X", "faulthandler", *target, *args]
     env = child_environment(start_method, probe_dir, run_id, [str(script.parent)] if via_stdin else [])
+    shared = shm.ShmWatch()  # what /dev/shm held before the run
     try:
         with open(output_path, "wb") as output, open(script if via_stdin else os.devnull, "rb") as stdin:
             wall_started, started = time.time(), time.monotonic()
@@ -159,14 +166,27 @@ def run_script(
         )
         try:
             progress = events.ProgressWatch(probe_dir / f"{proc.pid}.events", started)
-            limits = _Limits(started + timeout_s, memory_limit_mb, stop_after_batches, stall_s, output_path)
-            stop = _wait(proc, limits, monitor, progress)
-            if stop == "batches":
+            limits = _Limits(
+                started + timeout_s, memory_limit_mb, stop_after_batches, stall_s, output_path, process_limit
+            )
+            stop = _wait(proc, limits, monitor, progress, shared)
+            if stop == "processes":
+                observation.process_limit_exceeded = (
+                    f"the run started over {process_limit} processes at once ({len(monitor.tree_pids)} "
+                    "seen): does it launch itself again without an `if __name__ == '__main__':` guard? "
+                    "Stopped by the harness"
+                )
+                shared.poll(monitor.tree_pids)
+                processes.kill_all(proc.pid, run_id, session_id)
+                proc.wait()
+            elif stop == "batches":
                 observation.stopped_after_batches = progress.batches
-                processes.terminate(processes.find_run_processes(proc.pid, run_id, session_id))
+                tree = processes.find_run_processes(proc.pid, run_id, session_id)
+                shared.poll([p.pid for p in tree], force=True)
+                processes.terminate(tree)
                 proc.wait()
             elif stop:
-                _stop(proc, run_id, session_id, probe_dir, observation)
+                _stop(proc, run_id, session_id, probe_dir, observation, shared)
                 observation.timed_out = stop in ("timeout", "stall")
                 if stop == "stall":
                     observation.stalled_s = stall_s
@@ -180,7 +200,8 @@ def run_script(
                         f"{memory_limit_mb:.0f} MB; stopped by the harness"
                     )
             observation.duration_s = round(time.monotonic() - started, 3)
-            observation.leftovers = _end_leftovers(proc.pid, run_id, session_id)
+            observation.leftovers = _end_leftovers(proc.pid, run_id, session_id, shared)
+            observation.shm_leftovers = shared.remove_leftovers()
         finally:
             ACTIVE_RUNS.remove(proc.pid)
         if not stop:
@@ -205,12 +226,15 @@ class _Limits:
     stop_after_batches: int | None
     stall_s: float | None
     output_path: Path
+    process_limit: int
 
 
-def _wait(proc, limits: _Limits, monitor: MemoryMonitor, progress: events.ProgressWatch) -> str:
+def _wait(
+    proc, limits: _Limits, monitor: MemoryMonitor, progress: events.ProgressWatch, shared: shm.ShmWatch
+) -> str:
     """Waits for the script's exit: "" when it exited, else why it must be stopped:
-    "timeout", "memory", "output" (too much of it), "batches" (enough progress seen) or "stall"
-    (no batch for too long)."""
+    "timeout", "memory", "output" (too much of it), "processes" (too many), "batches" (enough
+    progress seen) or "stall" (no batch for too long)."""
     watching = limits.stop_after_batches is not None or limits.stall_s is not None
     while time.monotonic() < limits.deadline:
         try:
@@ -220,6 +244,9 @@ def _wait(proc, limits: _Limits, monitor: MemoryMonitor, progress: events.Progre
             pass
         if monitor.poll() > limits.memory_limit_mb:
             return "memory"
+        if len(monitor.tree_pids) > limits.process_limit:
+            return "processes"
+        shared.poll(monitor.tree_pids)
         if limits.output_path.stat().st_size > OUTPUT_LIMIT_BYTES:
             return "output"
         if watching:
@@ -236,16 +263,19 @@ def _wait(proc, limits: _Limits, monitor: MemoryMonitor, progress: events.Progre
     return "timeout"
 
 
-def _stop(proc, run_id: str, session_id: int, probe_dir: Path, observation: Observation) -> None:
-    """Records the stacks of every process of the run, then ends them all."""
+def _stop(
+    proc, run_id: str, session_id: int, probe_dir: Path, observation: Observation, shared: shm.ShmWatch
+) -> None:
+    """Records the stacks (and shared memory) of every process of the run, then ends them all."""
     tree = processes.find_run_processes(proc.pid, run_id, session_id)
+    shared.poll([p.pid for p in tree], force=True)
     observation.stacks = processes.dump_stacks(tree, probe_dir)
     observation.native_stacks, observation.native_stacks_note = processes.dump_native_stacks(tree)
     processes.terminate(tree)
     proc.wait()
 
 
-def _end_leftovers(root_pid: int, run_id: str, session_id: int) -> list[str]:
+def _end_leftovers(root_pid: int, run_id: str, session_id: int, shared: shm.ShmWatch) -> list[str]:
     """Processes of the run still alive after its main process ended: waited for, then killed.
 
     Returns a description of each ("pid N, parent P: command").
@@ -257,5 +287,6 @@ def _end_leftovers(root_pid: int, run_id: str, session_id: int) -> list[str]:
         left = processes.find_run_processes(root_pid, run_id, session_id)
     described = [processes.describe(p) for p in sorted(left, key=lambda p: p.pid)]
     if left:
+        shared.poll([p.pid for p in left], force=True)
         processes.terminate(left)
     return described

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import matrix
+from harness import matrix, report, runner, shm
 from harness.runner import OUTPUT_LIMIT_BYTES
 from tests.test_interruption import run_processes_alive
 
@@ -91,3 +92,40 @@ def test_unbounded_memory_is_stopped_by_the_limit(contained, tmp_path):
     result = matrix.observe(hog, "fork", 60, case="hog", variant="fault", memory_limit_mb=500)
     assert result.outcome == "leak" and "over its limit of 500 MB" in result.signature
     assert psutil.virtual_memory().available > 2 << 30
+
+
+def test_shared_memory_left_by_a_killed_run_is_recorded_and_removed(contained):
+    result = observe("leaves_shm.py", timeout=8)
+    assert result.outcome == "hang"
+    # 64 samples in batches of 8, one shared segment per batch, named after the worker that made it
+    assert len(result.shm_leftovers) == 8
+    assert all(re.fullmatch(r"torch_\d+_\d+_\d+ \(\d+ KB\)", entry) for entry in result.shm_leftovers)
+    assert "8 shared-memory file(s) left in /dev/shm (removed by the harness)" in report.cleanup_note(result)
+
+
+def test_only_the_runs_own_shared_memory_is_removed(tmp_path):
+    folder = tmp_path / "shm"
+    folder.mkdir()
+    (folder / "there-before").write_bytes(b"x")
+    watch = shm.ShmWatch(folder=folder)
+    dead = psutil.Popen(["true"])
+    dead.wait()
+    held = folder / "psm_held"
+    with open(held, "wb") as handle:
+        handle.write(b"y" * 2048)
+        watch.poll([os.getpid()], force=True)  # the run's process has it open
+    names = ["there-before", "psm_held", f"torch_{dead.pid}_1_0", f"torch_{os.getpid()}_1_0", "sem.mp-other"]
+    for name in names[2:]:
+        (folder / name).write_bytes(b"z")
+    watch.pids.add(dead.pid)  # os.getpid() is a run pid too, but alive: its pid was reused elsewhere
+    assert watch.remove_leftovers() == ["psm_held (2 KB)", f"torch_{dead.pid}_1_0 (0 KB)"]
+    assert sorted(os.listdir(folder)) == sorted(["there-before", f"torch_{os.getpid()}_1_0", "sem.mp-other"])
+
+
+def test_a_script_that_respawns_itself_is_stopped_at_the_process_limit(contained):
+    started = time.monotonic()
+    result = observe("respawns.py", timeout=60)
+    assert result.outcome == "crash"
+    assert result.signature.startswith(f"the run started over {runner.PROCESS_LIMIT} processes at once")
+    assert "__main__" in result.signature
+    assert time.monotonic() - started < 30  # stopped by the limit, not by the 60 s timeout
