@@ -35,8 +35,15 @@ def verify(session: nox.Session) -> None:
 @nox.session(reuse_venv=True)
 def tests(session: nox.Session) -> None:
     """Run the test suite (pytest); extra arguments go to pytest."""
-    install_project(session, "test", "docs")
+    install_project(session, "test", "docs", "bench")
     session.run("pytest", *session.posargs)
+
+
+@nox.session(reuse_venv=True, default=False)
+def bench(session: nox.Session) -> None:
+    """Measure DataLoader start-up, throughput per num_workers and the autotune here (--quick: < 2 min)."""
+    install_project(session, "bench")
+    session.run("python", "-m", "harness", "bench", *session.posargs)
 
 
 @nox.session(reuse_venv=True)

@@ -49,7 +49,7 @@ class ProcessSeries:
 
 @dataclass
 class MemoryMonitor:
-    """Samples every process under `root_pid` each `interval_s`; reports the run's total RSS."""
+    """Samples the workers under `root_pid` each `interval_s`; reports the run's total RSS."""
 
     root_pid: int
     started: float  # time.monotonic() at launch
@@ -58,6 +58,7 @@ class MemoryMonitor:
     metric: str = "uss"
     peak_total_mb: float = 0.0
     tree_pids: list[int] = field(default_factory=list)  # the processes found by the last poll
+    roles: dict[int, str] = field(default_factory=dict)
     _next_sample: float = 0.0
 
     def poll(self) -> float:
@@ -81,14 +82,19 @@ class MemoryMonitor:
         return total
 
     def _sample(self, tree: list[psutil.Process], at_s: float) -> None:
+        """Samples the workers only: USS is costly to read for a large process (the kernel walks
+        its page tables), and the main process and helpers are not what a leak is judged on."""
         for process in tree:
+            if process.pid not in self.roles:
+                self.roles[process.pid] = role(process, self.root_pid)
+            if self.roles[process.pid] != "worker":
+                continue
             try:
                 megabytes, self.metric = _uss_mb(process)
             except psutil.Error:
                 continue
-            if process.pid not in self.series:
-                self.series[process.pid] = ProcessSeries(role=role(process, self.root_pid))
-            self.series[process.pid].samples.append((round(at_s, 2), round(megabytes, 1)))
+            entry = self.series.setdefault(process.pid, ProcessSeries(role="worker"))
+            entry.samples.append((round(at_s, 2), round(megabytes, 1)))
 
     def mark_ready(self, ready: dict[int, float]) -> None:
         """Sets each worker's start of service, {pid: seconds since the run started}."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import os
 import shutil
@@ -125,6 +126,22 @@ def _py_spy() -> str | None:
     return str(beside_python) if beside_python.exists() else shutil.which("py-spy")
 
 
+def _native_dump(py_spy: str, pid: int) -> tuple[str, str]:
+    """(stacks, "") from `py-spy dump --native`, or ("", why not)."""
+    try:
+        dump = subprocess.run(
+            [py_spy, "dump", "--native", "--pid", str(pid)],
+            capture_output=True,
+            text=True,
+            timeout=NATIVE_DUMP_TIMEOUT_S,
+        )
+    except subprocess.TimeoutExpired:
+        return "", "py-spy timed out"
+    if dump.returncode == 0 and dump.stdout.strip():
+        return dump.stdout.strip(), ""
+    return "", (dump.stderr or dump.stdout).strip()[-200:]
+
+
 def dump_native_stacks(processes: list[psutil.Process]) -> tuple[dict[str, str], str]:
     """Native (C and Python) stacks from py-spy where it is installed: ({pid: text}, note).
 
@@ -134,20 +151,12 @@ def dump_native_stacks(processes: list[psutil.Process]) -> tuple[dict[str, str],
     if py_spy is None:
         return {}, "native stacks not available: py-spy is not installed (pip install py-spy)"
     stacks, failures = {}, []
-    for process in processes:
-        try:
-            dump = subprocess.run(
-                [py_spy, "dump", "--native", "--pid", str(process.pid)],
-                capture_output=True,
-                text=True,
-                timeout=NATIVE_DUMP_TIMEOUT_S,
-            )
-        except subprocess.TimeoutExpired:
-            failures.append(f"pid {process.pid}: py-spy timed out")
-            continue
-        if dump.returncode == 0 and dump.stdout.strip():
-            stacks[str(process.pid)] = dump.stdout.strip()
-        else:
-            failures.append(f"pid {process.pid}: {(dump.stderr or dump.stdout).strip()[-200:]}")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(processes))) as pool:
+        dumps = pool.map(lambda process: _native_dump(py_spy, process.pid), processes)
+        for process, (text, failure) in zip(processes, dumps, strict=True):
+            if text:
+                stacks[str(process.pid)] = text
+            else:
+                failures.append(f"pid {process.pid}: {failure}")
     note = "" if not failures else "py-spy could not dump every process: " + "; ".join(failures)
     return stacks, note

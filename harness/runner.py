@@ -24,7 +24,8 @@ INTERACTIVE_MAIN = "import sys; exec(compile(sys.stdin.read(), '<stdin>', 'exec'
 OUTPUT_READ_LIMIT = 1 << 20  # bytes of the output's end that classification reads
 OUTPUT_LIMIT_BYTES = 64 << 20  # a run that writes more is stopped: its output must not fill the disk
 PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
-POLL_INTERVAL_S = 0.1
+POLL_INTERVAL_S = 0.1  # how soon the script's exit is noticed
+CHECK_INTERVAL_S = 0.25  # how often its processes, memory, output and shared memory are looked at
 LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
 
 
@@ -236,12 +237,16 @@ def _wait(
     "timeout", "memory", "output" (too much of it), "processes" (too many), "batches" (enough
     progress seen) or "stall" (no batch for too long)."""
     watching = limits.stop_after_batches is not None or limits.stall_s is not None
+    next_check = 0.0
     while time.monotonic() < limits.deadline:
         try:
             proc.wait(timeout=POLL_INTERVAL_S)
             return ""
         except subprocess.TimeoutExpired:
             pass
+        if time.monotonic() < next_check:
+            continue
+        next_check = time.monotonic() + CHECK_INTERVAL_S
         if monitor.poll() > limits.memory_limit_mb:
             return "memory"
         if len(monitor.tree_pids) > limits.process_limit:

@@ -94,6 +94,34 @@ def test_results_file_failing_its_schema_fails_the_build(tmp_path):
     assert "linux-py3.11-torch9.json: schema version 999" in completed.stderr
 
 
+def test_bench_page_shows_the_recorded_figures(site):
+    page = (site / "bench" / "index.html").read_text()
+    for name in ("bench-throughput", "bench-first-batch"):
+        assert (site / "assets" / "plots" / f"{name}.png").stat().st_size > 10_000
+        assert f'src="../assets/plots/{name}.png"' in page
+    assert 'alt="Throughput against num_workers per start method; cpu under fork: best' in page
+    assert "No bench figures recorded yet" not in page
+    assert "recommend_num_workers" in page and "--8&lt;--" not in page  # the usage, included
+    assert "the harness added" in page and "| " not in page  # the tables rendered as tables
+
+
+def test_without_a_bench_file_the_bench_page_says_how_to_make_one(tmp_path):
+    results = tmp_path / "results"
+    shutil.copytree(ROOT / "results", results, ignore=shutil.ignore_patterns("bench"))
+    completed = build(tmp_path / "site", DLP_RESULTS_DIR=str(results))
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    page = (tmp_path / "site" / "bench" / "index.html").read_text()
+    assert "No bench figures recorded yet" in page and "nox -s bench" in page
+
+
+def test_a_damaged_bench_file_fails_the_build_naming_it(tmp_path):
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "linux-py3.11-torch9.json").write_text('{"schema": 1, "sweeps": ')
+    completed = build(tmp_path / "site", DLP_RESULTS_DIR=str(tmp_path))
+    assert completed.returncode != 0
+    assert "linux-py3.11-torch9.json: damaged bench file" in completed.stderr
+
+
 def test_unknown_placeholder_fails_with_its_name():
     page = SimpleNamespace(file=SimpleNamespace(src_uri="comparison.md"))
     with pytest.raises(PluginError, match=r"comparison\.md: unknown placeholder 'dlp:no-such-table'"):
@@ -144,7 +172,7 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
-PAGES = ["", "comparison/", "cases/04_opencv_thread_deadlock/"]
+PAGES = ["", "comparison/", "cases/04_opencv_thread_deadlock/", "bench/"]
 
 
 @pytest.mark.parametrize("path", PAGES)

@@ -1,0 +1,217 @@
+"""`python -m harness bench`: the measurements in order, with progress, then the report and the file."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import platform
+import sys
+import tempfile
+import time
+from dataclasses import asdict, replace
+from pathlib import Path
+
+import psutil
+from rich.console import Console
+
+from harness import environment, results
+from harness.bench import jobs, overhead, plan, report, summary, workloads
+from harness.cases import START_METHODS, discover, select
+
+SCHEMA_VERSION = 1
+BENCH_DIR = results.RESULTS_DIR / "bench"
+
+
+def add_parser(commands, usage_error) -> None:
+    bench = commands.add_parser("bench", help="measure DataLoader start-up and throughput on this machine")
+    bench.add_argument("--quick", action="store_true", help="a smaller plan, under 2 minutes here")
+    bench.add_argument(
+        "--workload", default=",".join(plan.WORKLOADS), help="cpu, io or both (comma-separated)"
+    )
+    bench.add_argument("--start-method", default=",".join(START_METHODS), help="comma-separated list")
+    bench.add_argument("--max-workers", help="largest num_workers to measure (default: twice the CPU count)")
+    bench.add_argument("--no-overhead", action="store_true", help="skip the harness-overhead measurement")
+    bench.add_argument(
+        "--overhead-cases",
+        help="cases for the overhead measurement, comma-separated, or 'all' for the full reproduce + "
+        "verify matrix (default: 01,04,09: a crash, a hang, a wrong result)",
+    )
+    bench.add_argument(
+        "--no-loaders", action="store_true", help="measure only the harness overhead (no DataLoader sweep)"
+    )
+    bench.add_argument(
+        "--results", type=Path, help="bench file (default: results/bench/<os>-py<X.Y>-torch<V>.json)"
+    )
+    bench.add_argument("--no-record", action="store_true", help="do not write a bench file")
+    bench.set_defaults(handler=command_bench)
+
+
+def chosen_plan(args: argparse.Namespace, usage_error) -> plan.Plan:
+    chosen = plan.QUICK if args.quick else plan.DEFAULT
+    kinds = tuple(k.strip() for k in args.workload.split(",") if k.strip())
+    methods = tuple(m.strip() for m in args.start_method.split(",") if m.strip())
+    for kind in kinds:
+        if kind not in plan.WORKLOADS:
+            raise usage_error(f"unknown workload '{kind}'; choose from {', '.join(plan.WORKLOADS)}")
+    for method in methods:
+        if method not in START_METHODS:
+            raise usage_error(f"unknown start method '{method}'; choose from {', '.join(START_METHODS)}")
+    if not kinds or not methods:
+        raise usage_error("--workload and --start-method need at least one value each")
+    chosen = replace(chosen, workloads=kinds, methods=methods, overhead=not args.no_overhead)
+    if args.no_loaders and args.no_overhead:
+        raise usage_error("--no-loaders with --no-overhead leaves nothing to measure")
+    if args.no_loaders:
+        chosen = replace(chosen, workloads=(), autotune=False)
+    if args.overhead_cases is not None:
+        names = [n.strip() for n in args.overhead_cases.split(",") if n.strip()]
+        chosen = replace(chosen, overhead_cases=() if names == ["all"] else tuple(names))
+    if args.max_workers is not None:
+        if not args.max_workers.isdigit():
+            raise usage_error(f"--max-workers must be a whole number, not '{args.max_workers}'")
+        chosen = replace(chosen, worker_counts=tuple(range(int(args.max_workers) + 1)))
+    return chosen
+
+
+def describe_machine() -> dict:
+    described = environment.describe()
+    described.update(
+        cpu_model=_cpu_model(),
+        usable_cpus=plan.cpu_count(),
+        memory_gb=round(psutil.virtual_memory().total / 2**30, 1),
+        pillow=environment.package_version("pillow"),
+    )
+    return described
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def command_bench(args: argparse.Namespace, console: Console, usage_error) -> int:
+    chosen = chosen_plan(args, usage_error)
+    machine = describe_machine()
+    console.print(
+        f"Benchmark ({'quick' if args.quick else 'default'} plan) on {machine['cpu_model']}, "
+        f"{machine['usable_cpus']} CPUs, {machine['memory_gb']} GB; "
+        f"Python {machine['python']}, torch {machine['torch']}"
+    )
+    started = time.monotonic()
+    data = {"schema": SCHEMA_VERSION, "environment": machine, "plan": asdict(chosen)}
+    with tempfile.TemporaryDirectory(prefix="dlp-bench-") as folder:
+        workloads.write_files(Path(folder), chosen.samples)
+        data["sweeps"], data["autotune"], data["startup"] = measure_loaders(chosen, folder, console)
+    if not chosen.workloads:
+        data.pop("sweeps"), data.pop("autotune"), data.pop("startup")
+    if chosen.overhead:
+        # the full matrix is kept apart, so that a later default run (a few cases) does not replace it
+        data["overhead_full_matrix" if not chosen.overhead_cases else "overhead"] = measure_overhead(
+            chosen, console, args
+        )
+    data["duration_s"] = round(time.monotonic() - started, 1)
+    data["recorded_at"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    report.print_report(console, data)
+    if not args.no_record:
+        path = args.results or BENCH_DIR / environment.results_filename(machine)
+        results.write_json(path, merged_with_recorded(path, data))
+        console.print(f"Bench figures recorded in {path}")
+    return 0
+
+
+def merged_with_recorded(path: Path, data: dict) -> dict:
+    """The parts measured now, over the file's other parts (an overhead-only run keeps the sweep)."""
+    try:
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return data
+    if not isinstance(recorded, dict) or recorded.get("schema") != SCHEMA_VERSION:
+        return data
+    return recorded | data
+
+
+def measure_loaders(chosen: plan.Plan, io_folder: str, console: Console) -> tuple[dict, dict, dict]:
+    """Per workload and start method, in one process: the autotune, then the exhaustive sweep (and,
+    with the first workload, what one worker costs to start by Dataset size)."""
+    sweeps: dict = {}
+    tuned: dict = {}
+    startup: dict = {}
+    startup_job = {"megabytes": list(chosen.startup_megabytes), "repeats": chosen.startup_repeats}
+    for kind in chosen.workloads:
+        workload = chosen.workload(kind, io_folder)
+        for method in chosen.methods:
+            label = f"[{kind} · {method}]"
+
+            def show(record: dict, label: str = label) -> None:
+                if "config" in record:
+                    figures = summary.throughput(record["config"], record["epochs"])
+                    say(
+                        console,
+                        f"  {label} {summary.config_key(record['config'])}: first batch "
+                        f"{record['epochs'][0]['first_batch_s']:.2f} s, {figures['median']:,.0f} samples/s",
+                    )
+
+            records = jobs.measure(
+                {
+                    "workload": workload,
+                    "method": method,
+                    "batch_size": chosen.batch_size,
+                    "epochs": chosen.epochs,
+                    "configs": chosen.configs(),
+                    "autotune_max_workers": chosen.max_workers if chosen.autotune else None,
+                    "startup": startup_job if kind == chosen.workloads[0] else None,
+                },
+                show,
+            )
+            sweep = summary.summarise_sweep(records)
+            sweeps.setdefault(kind, {})[method] = sweep | {"records": records}
+            say(console, f"  {label} sweep done in {sweep['sweep_s']:.1f} s; best: {sweep['best']}")
+            choice = next((r for r in records if r.get("autotune")), None)
+            if choice is not None:
+                judged = summary.summarise_autotune(sweep, choice, plan.heuristic(kind, method))
+                tuned.setdefault(kind, {})[method] = judged
+                say(console, f"  {label} autotune: {report.autotune_line(judged)}")
+            started = [r for r in records if "megabytes" in r]
+            if started:
+                startup[method] = summary.summarise_startup(started)
+                figures = ", ".join(f"{mb} MB: {s['median']:.2f} s" for mb, s in startup[method].items())
+                say(console, f"  {label} one worker's first batch by Dataset size: {figures}")
+    return sweeps, tuned, startup
+
+
+def measure_overhead(chosen: plan.Plan, console: Console, args: argparse.Namespace) -> dict:
+    cases = select(discover(args.cases_dir), list(chosen.overhead_cases))
+    runs = overhead.runnable_jobs(cases, list(chosen.overhead_methods))
+    parallel = plan.cpu_count()
+    say(
+        console,
+        f"  [overhead] {len(runs)} runs of {len(cases)} cases through the harness, {parallel} at a time…",
+    )
+    harness_s, observed = overhead.through_harness(runs, parallel)
+    say(console, f"  [overhead] harness: {harness_s:.1f} s; now the same runs from a plain shell loop…")
+    plain_s, left = overhead.through_shell(runs, parallel, sys.executable)
+    say(console, f"  [overhead] plain loop: {plain_s:.1f} s")
+    return {
+        "runs": len(runs),
+        "cases": [case.name for case in cases],
+        "methods": list(chosen.overhead_methods),
+        "full_matrix": not chosen.overhead_cases,
+        "parallel": parallel,
+        "harness_s": round(harness_s, 1),
+        "plain_s": round(plain_s, 1),
+        "added": round(harness_s / plain_s - 1, 4),
+        "recorded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "plain_loop_left": left,
+        "hang_latency": overhead.hang_latency(runs, observed),
+    }
+
+
+def say(console: Console, text: str) -> None:
+    """A progress line, printed as it is (its brackets are not markup)."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True)

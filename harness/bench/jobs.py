@@ -1,0 +1,52 @@
+"""Launches the measuring processes (harness/bench/measure.py) and reads their records."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+MEASURE = Path(__file__).resolve().parent / "measure.py"
+JOB_TIMEOUT_S = 600
+
+
+class BenchError(Exception):
+    """A measuring process failed; the message says which job and how."""
+
+
+def measure(job: dict, on_record: Callable[[dict], None] | None = None) -> list[dict]:
+    """Runs one job in a fresh `python measure.py` (as a user runs a training script: so that the
+    forkserver preloads it) and returns its records, passing each to `on_record` as it comes."""
+    process = subprocess.Popen(
+        [sys.executable, str(MEASURE)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    records = []
+    try:
+        process.stdin.write(json.dumps(job))
+        process.stdin.close()
+        for line in process.stdout:
+            record = json.loads(line)
+            records.append(record)
+            if on_record:
+                on_record(record)
+        process.wait(timeout=JOB_TIMEOUT_S)
+        errors = process.stderr.read()
+    finally:
+        if process.poll() is None:  # interrupted: end it and its workers
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    if process.returncode != 0:
+        what = {k: v for k, v in job.items() if k != "configs"}
+        raise BenchError(f"measuring {what} failed (exit {process.returncode}): {errors.strip()[-800:]}")
+    return records

@@ -1,0 +1,120 @@
+"""One measuring process: `python harness/bench/measure.py` reads a job (JSON) on stdin and prints
+one JSON line per measurement on stdout, as it goes.
+
+Each job runs in a process of its own, launched as a script the way a training script is (so that
+the forkserver sees a main script), and one start method's helpers do not carry over into another's
+figures; times are taken inside, so the process's own start is not counted. A job:
+
+    {"workload": {...}, "method": M, "batch_size": B, "epochs": E,
+     "configs": [{"num_workers": N, "persistent_workers": P, "prefetch_factor": F}, ...],
+     "autotune_max_workers": N or null, "startup": {"megabytes": [...], "repeats": R} or null}
+
+In order: what `fixes.autotune.recommend_num_workers` chose and how long it took, when asked (it
+runs first, so that it, not the sweep, pays for starting a forkserver); each config's epochs (time
+to the first batch, epoch time, samples); the sweep's total time; then, when asked, one worker's
+time to its first batch for Datasets of each size.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from torch.utils.data import DataLoader
+
+from fixes.autotune import recommend_num_workers
+from harness.bench.workloads import Payload, build
+
+ONE_WORKER = {"num_workers": 1, "persistent_workers": False, "prefetch_factor": 2}
+
+
+def emit(record: dict) -> None:
+    print(json.dumps(record), flush=True)
+
+
+def loader_for(dataset, method: str, config: dict, batch_size: int) -> DataLoader:
+    workers = config["num_workers"]
+    if workers == 0:
+        return DataLoader(dataset, batch_size=batch_size)
+    return DataLoader(
+        dataset,
+        batch_size=batch_size,
+        num_workers=workers,
+        multiprocessing_context=method,
+        persistent_workers=config["persistent_workers"],
+        prefetch_factor=config["prefetch_factor"],
+    )
+
+
+def time_epochs(loader: DataLoader, epochs: int) -> list[dict]:
+    """Per epoch: seconds from iter() to the first batch and to the end, and samples read."""
+    measured = []
+    for _ in range(epochs):
+        started, first, samples = time.perf_counter(), None, 0
+        for batch in loader:
+            if first is None:
+                first = time.perf_counter() - started
+            samples += len(batch)
+        elapsed = time.perf_counter() - started
+        measured.append({"first_batch_s": round(first, 4), "epoch_s": round(elapsed, 4), "samples": samples})
+    return measured
+
+
+def shut_down(loader: DataLoader) -> None:
+    """Ends persistent workers now, so that they do not compete with the next measurement."""
+    iterator = getattr(loader, "_iterator", None)
+    if iterator is not None and hasattr(iterator, "_shutdown_workers"):
+        iterator._shutdown_workers()
+
+
+def autotune(dataset, method: str, batch_size: int, max_workers: int) -> None:
+    choice = recommend_num_workers(
+        dataset, batch_size, max_workers=max_workers, multiprocessing_context=method
+    )
+    emit(
+        {
+            "autotune": True,
+            "num_workers": choice.num_workers,
+            "samples_per_s": round(choice.samples_per_s, 1),
+            "tried": {str(n): round(rate, 1) for n, rate in choice.tried.items()},
+            "seconds": choice.seconds,
+        }
+    )
+
+
+def sweep(dataset, method: str, configs: list[dict], batch_size: int, epochs: int) -> None:
+    started = time.perf_counter()
+    for config in configs:
+        loader = loader_for(dataset, method, config, batch_size)
+        restarts = config["num_workers"] and not config["persistent_workers"]
+        emit({"config": config, "epochs": time_epochs(loader, max(1, epochs - 1) if restarts else epochs)})
+        shut_down(loader)
+    emit({"sweep_s": round(time.perf_counter() - started, 3)})
+
+
+def startup(method: str, megabytes: list[int], repeats: int) -> None:
+    for size in megabytes:
+        dataset = Payload(size)
+        for repeat in range(repeats):
+            loader = loader_for(dataset, method, ONE_WORKER, 1)
+            started = time.perf_counter()
+            iterator = iter(loader)  # starts the worker
+            next(iterator)
+            first = time.perf_counter() - started
+            del iterator  # ends its worker
+            emit({"megabytes": size, "repeat": repeat, "first_batch_s": round(first, 4)})
+
+
+def main() -> None:
+    job = json.load(sys.stdin)
+    dataset = build(job["workload"])
+    if job.get("autotune_max_workers") is not None:
+        autotune(dataset, job["method"], job["batch_size"], job["autotune_max_workers"])
+    sweep(dataset, job["method"], job["configs"], job["batch_size"], job["epochs"])
+    if job.get("startup"):
+        startup(job["method"], **job["startup"])
+
+
+if __name__ == "__main__":
+    main()

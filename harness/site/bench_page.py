@@ -1,0 +1,165 @@
+"""The bench page: plots and tables from the latest bench file (results/bench/*.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+
+from harness.site.plots import _png
+
+SCHEMA_VERSION = 1  # harness.bench.command writes it
+MISSING = '!!! warning "No bench figures recorded yet"\n    Run `nox -s bench` to measure this machine.\n'
+
+
+class BenchFileError(Exception):
+    """A bench file that cannot be shown; the message names it."""
+
+
+def load_latest(bench_dir: Path) -> dict | None:
+    """The most recently recorded bench file, checked; None when there is none."""
+    found = []
+    for path in sorted(bench_dir.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise BenchFileError(f"{path}: damaged bench file: {exc}") from None
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA_VERSION:
+            raise BenchFileError(
+                f"{path}: bench schema {data.get('schema')!r}, this site reads {SCHEMA_VERSION}"
+            )
+        found.append(data)
+    return max(found, key=lambda d: d.get("recorded_at", ""), default=None)
+
+
+def machine(bench: dict) -> str:
+    env = bench["environment"]
+    return (
+        f"Measured on {env.get('cpu_model')}, {env.get('usable_cpus')} CPUs, "
+        f"{env.get('memory_gb')} GB of RAM; "
+        f"{env.get('os')} {env.get('os_release')}, Python {env.get('python')}, torch {env.get('torch')}, "
+        f"Pillow {env.get('pillow')}; recorded {bench.get('recorded_at')}, the whole bench took "
+        f"{bench.get('duration_s', 0):.0f} s."
+    )
+
+
+def _by_workers(sweep: dict, persistent: bool, prefetch: int) -> tuple[list[int], list[dict]]:
+    points = [
+        (row["config"]["num_workers"], row["throughput"])
+        for row in sweep["settings"]
+        if row["config"]["num_workers"] == 0
+        or (
+            row["config"]["persistent_workers"] == persistent and row["config"]["prefetch_factor"] == prefetch
+        )
+    ]
+    points.sort(key=lambda point: point[0])
+    return [p[0] for p in points], [p[1] for p in points]
+
+
+def _errors(figures: list[dict]) -> list[list[float]]:
+    return [[f["median"] - f["min"] for f in figures], [f["max"] - f["median"] for f in figures]]
+
+
+def throughput_plot(bench: dict) -> tuple[bytes, str]:
+    """Samples/s against num_workers, per start method, persistent and not, one panel a workload."""
+    sweeps = bench["sweeps"]
+    figure, axes = plt.subplots(1, len(sweeps), figsize=(5.4 * len(sweeps), 3.8), squeeze=False)
+    facts = []
+    for axis, (kind, by_method) in zip(axes[0], sweeps.items(), strict=True):
+        for method, sweep in by_method.items():
+            for persistent, style in ((True, "-"), (False, ":")):
+                workers, figures = _by_workers(sweep, persistent, 2)
+                label = f"{method}{'' if persistent else ', not persistent'}"
+                axis.errorbar(
+                    workers,
+                    [f["median"] for f in figures],
+                    yerr=_errors(figures),
+                    linestyle=style,
+                    marker="o",
+                    capsize=3,
+                    label=label,
+                )
+            facts.append(f"{kind} under {method}: best {sweep['best']}")
+        axis.set_title(f"{kind} workload (prefetch 2)")
+        axis.set_xlabel("num_workers")
+        axis.set_ylabel("samples/s (median, min–max)")
+        axis.grid(alpha=0.3)
+        axis.legend(fontsize=7)
+    return _png(figure), "Throughput against num_workers per start method; " + "; ".join(facts)
+
+
+def first_batch_plot(bench: dict) -> tuple[bytes, str]:
+    """Seconds from iter() to the first batch against num_workers, per start method."""
+    sweeps = bench["sweeps"]
+    figure, axes = plt.subplots(1, len(sweeps), figsize=(5.4 * len(sweeps), 3.8), squeeze=False)
+    facts = []
+    for axis, (kind, by_method) in zip(axes[0], sweeps.items(), strict=True):
+        for method, sweep in by_method.items():
+            counts = sorted(sweep["first_batch"], key=int)
+            figures = [sweep["first_batch"][n] for n in counts]
+            axis.errorbar(
+                [int(n) for n in counts],
+                [f["median"] for f in figures],
+                yerr=_errors(figures),
+                marker="o",
+                capsize=3,
+                label=method,
+            )
+            facts.append(f"{kind} under {method} with {counts[-1]} workers: {figures[-1]['median']:.2f} s")
+        axis.set_title(f"{kind} workload: time to the first batch")
+        axis.set_xlabel("num_workers")
+        axis.set_ylabel("seconds (median, min–max)")
+        axis.grid(alpha=0.3)
+        axis.legend()
+    return _png(figure), "Time to the first batch against num_workers per start method; " + "; ".join(facts)
+
+
+def startup_table(bench: dict) -> str:
+    startup = bench.get("startup")
+    if not startup:
+        return MISSING
+    methods = list(startup)
+    sizes = list(next(iter(startup.values())))
+    lines = ["| Dataset size | " + " | ".join(methods) + " |", "| ---: |" + " ---: |" * len(methods)]
+    for size in sizes:
+        cells = [f"{startup[m][size]['median']:.2f} s" for m in methods]
+        lines.append(f"| {size} MB | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def autotune_table(bench: dict) -> str:
+    lines = [
+        "| workload | start method | autotune | of the best | of the sweep's time | heuristic "
+        "| of the best |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    if not bench.get("autotune"):
+        return MISSING
+    for kind, by_method in bench["autotune"].items():
+        for method, judged in by_method.items():
+            chosen, heuristic = judged["chosen"], judged["heuristic"]
+            lines.append(
+                f"| {kind} | {method} | {chosen['num_workers']} workers | {chosen['share_of_best']:.0%} | "
+                f"{judged['share_of_sweep_time']:.0%} | {heuristic['num_workers']} workers | "
+                f"{heuristic['share_of_best']:.0%} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def overhead(bench: dict) -> str:
+    spent = bench.get("overhead_full_matrix") or bench.get("overhead")
+    if spent is None:
+        return MISSING
+    cases = "every case" if spent.get("full_matrix") else f"cases {', '.join(c[:2] for c in spent['cases'])}"
+    lines = [
+        f"{spent['runs']} runs ({cases}, both variants, start methods {', '.join(spent['methods'])}), "
+        f"{spent['parallel']} at a time: through the harness **{spent['harness_s']:.1f} s**, from a plain "
+        f"shell loop **{spent['plain_s']:.1f} s**: the harness added **{spent['added']:+.1%}**.",
+        "",
+        "| run that hung | timeout | reported after |",
+        "| --- | ---: | ---: |",
+    ]
+    for hang in spent["hang_latency"]:
+        lines.append(f"| {hang['run']} | {hang['timeout_s']:g} s | {hang['reported_after_s']:.1f} s |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,164 @@
+"""The benchmark: the autotune's search and measurement, and `harness bench --quick` end to end."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import torch
+from torch.utils.data import Dataset
+
+from fixes.autotune import loading_rate, recommend_num_workers, search
+from harness.bench import summary
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CURVES = {
+    "compute-bound on 2 CPUs": [100, 100, 200, 195, 190],
+    "waiting on storage": [50, 50, 100, 150, 200],
+    "peak at 6 of 8": [10, 10, 20, 30, 40, 50, 60, 58, 57],
+    "peak at 3 of 16": [min(n, 3) * 10 - max(0, n - 3) for n in range(17)],
+    "peak at 11 of 16": [min(n, 11) * 10 - max(0, n - 11) for n in range(17)],
+    "peak at 13 of 16": [min(n, 13) * 10 - max(0, n - 13) for n in range(17)],
+}
+
+
+@pytest.mark.parametrize("name", CURVES)
+def test_search_finds_the_best_count_within_tolerance(name):
+    curve = CURVES[name]
+    tried = []
+    most = len(curve) - 1
+
+    def measure(n):
+        tried.append(n)
+        return curve[n]
+
+    chosen = search(measure, start=most // 2, most=most)
+    assert curve[chosen] >= 0.95 * max(curve)
+    assert len(tried) == len(set(tried)), "a count was measured twice"
+    if most >= 8:
+        assert len(tried) <= most // 2 + 1, f"tried {sorted(tried)}: nearly all of them"
+
+
+def test_search_prefers_fewer_workers_when_they_are_as_fast():
+    assert search(lambda n: 100.0, start=4, most=8) == 0
+    assert search(lambda n: [10, 50, 100, 101, 102][n], start=2, most=4) == 2
+
+
+def test_search_tries_loading_in_process_when_few_workers_win():
+    # Cheap samples: any worker loses to loading in the main process (no transfer between processes).
+    assert search(lambda n: [100, 60, 80, 70, 60][n], start=2, most=4) == 0
+
+
+class Waits(Dataset):
+    """Each sample waits 10 ms, as storage answers: workers overlap their waits."""
+
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, index):
+        time.sleep(0.01)
+        return torch.tensor(index)
+
+
+def test_loading_rate_drops_options_that_in_process_loading_refuses():
+    rate = loading_rate(
+        Waits(),
+        0,
+        4,
+        4,
+        shuffle=True,
+        persistent_workers=True,
+        prefetch_factor=4,
+        multiprocessing_context="fork",
+    )
+    assert 60 < rate < 110  # one sample per 10 ms at most
+
+
+def test_recommend_picks_more_workers_for_a_dataset_that_waits():
+    choice = recommend_num_workers(Waits(), batch_size=4, max_workers=4, multiprocessing_context="fork")
+    assert choice.num_workers >= 3, str(choice)
+    assert choice.samples_per_s > 2.5 * 100 * 0.8  # 3–4 overlapped waits of 10 ms
+    assert choice.loader_kwargs() == {"num_workers": choice.num_workers, "persistent_workers": True}
+    assert len(choice.tried) < 5, f"tried every count: {choice}"
+    assert str(choice).startswith(f"num_workers={choice.num_workers}: ")
+
+
+def test_a_sweep_summary_counts_the_epochs_that_training_would_see():
+    records = [
+        {
+            "config": {"num_workers": 2, "persistent_workers": False, "prefetch_factor": 2},
+            "epochs": [
+                {"first_batch_s": 2.0, "epoch_s": 4.0, "samples": 100},
+                {"first_batch_s": 1.0, "epoch_s": 2.0, "samples": 100},
+                {"first_batch_s": 1.5, "epoch_s": 1.0, "samples": 100},
+            ],
+        },
+        {
+            "config": {"num_workers": 2, "persistent_workers": True, "prefetch_factor": 2},
+            "epochs": [
+                {"first_batch_s": 3.0, "epoch_s": 5.0, "samples": 100},
+                {"first_batch_s": 0.1, "epoch_s": 0.5, "samples": 100},
+            ],
+        },
+        {"sweep_s": 12.5},
+    ]
+    swept = summary.summarise_sweep(records)
+    # workers that are not persistent start again every epoch: every epoch counts, the first too
+    assert swept["settings"][0]["throughput"] == {"median": 50.0, "min": 25.0, "max": 100.0, "n": 3}
+    assert swept["settings"][1]["throughput"] == {"median": 200.0, "min": 200.0, "max": 200.0, "n": 1}
+    assert swept["best"] == "2 workers, persistent, prefetch 2"
+    # every epoch of the non-persistent setting started its workers; only the first of the other
+    assert swept["first_batch"] == {2: {"median": 1.75, "min": 1.0, "max": 3.0, "n": 4}}
+    judged = summary.summarise_autotune(
+        swept, {"num_workers": 2, "tried": {}, "seconds": 2.5}, heuristic_workers=2
+    )
+    assert judged["chosen"]["share_of_best"] == 1.0 and judged["share_of_sweep_time"] == 0.2
+
+
+@pytest.fixture(scope="module")
+def quick_bench(tmp_path_factory):
+    path = tmp_path_factory.mktemp("bench") / "bench.json"
+    started = time.monotonic()
+    completed = subprocess.run(
+        [sys.executable, "-m", "harness", "bench", "--quick", "--results", str(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**__import__("os").environ, "COLUMNS": "160"},
+    )
+    return completed, json.loads(path.read_text()), time.monotonic() - started
+
+
+def test_quick_bench_measures_every_setting_and_prints_the_ratios(quick_bench):
+    completed, data, seconds = quick_bench
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    assert seconds < 120, f"the quick bench took {seconds:.0f} s"
+    for kind in ("cpu", "io"):
+        for method in ("fork", "forkserver", "spawn"):
+            swept = data["sweeps"][kind][method]
+            assert {row["key"] for row in swept["settings"]} == {
+                "0 workers",
+                "2 workers, not persistent, prefetch 2",
+                "2 workers, persistent, prefetch 2",
+            }
+            assert data["autotune"][kind][method]["chosen"]["share_of_best"] > 0
+    assert "Autotune: at least" in completed.stdout and "Harness overhead:" in completed.stdout
+    assert data["overhead"]["runs"] == 2 and data["overhead"]["plain_s"] > 0
+
+
+def test_quick_bench_shows_what_start_methods_cost(quick_bench):
+    _, data, _ = quick_bench
+    io_fork = data["sweeps"]["io"]["fork"]
+    assert summary.rate_of(io_fork, 2) > 1.5 * summary.rate_of(io_fork, 0), (
+        "two waiting workers: twice the rate"
+    )
+    spawn_first = data["sweeps"]["cpu"]["spawn"]["first_batch"]["2"]["median"]
+    fork_first = data["sweeps"]["cpu"]["fork"]["first_batch"]["2"]["median"]
+    assert spawn_first > fork_first + 0.5, "a spawned worker imports torch before its first batch"
+    assert data["startup"]["fork"]["0"]["median"] < data["startup"]["spawn"]["0"]["median"]
