@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -130,7 +131,7 @@ def quick_bench(tmp_path_factory):
         capture_output=True,
         text=True,
         timeout=600,
-        env={**__import__("os").environ, "COLUMNS": "160"},
+        env={**os.environ, "COLUMNS": "160"},
     )
     return completed, json.loads(path.read_text()), time.monotonic() - started
 
@@ -162,3 +163,21 @@ def test_quick_bench_shows_what_start_methods_cost(quick_bench):
     fork_first = data["sweeps"]["cpu"]["fork"]["first_batch"]["2"]["median"]
     assert spawn_first > fork_first + 0.5, "a spawned worker imports torch before its first batch"
     assert data["startup"]["fork"]["0"]["median"] < data["startup"]["spawn"]["0"]["median"]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--workload", "gpu"], "unknown workload 'gpu'"),
+        (["--start-method", "thread"], "unknown start method 'thread'"),
+        (["--max-workers", "many"], "--max-workers must be a whole number, not 'many'"),
+        (["--overhead-repeat", "0"], "--overhead-repeat must be a whole number of at least 1, not '0'"),
+        (["--no-loaders", "--no-overhead"], "leaves nothing to measure"),
+    ],
+)
+def test_bad_bench_arguments_are_named(arguments, message):
+    completed = subprocess.run(
+        [sys.executable, "-m", "harness", "bench", *arguments], cwd=ROOT, capture_output=True, text=True
+    )
+    assert completed.returncode == 2
+    assert message in completed.stderr and completed.stderr.count("\n") == 1

@@ -6,6 +6,7 @@ import argparse
 import datetime
 import json
 import platform
+import statistics
 import sys
 import tempfile
 import time
@@ -38,6 +39,11 @@ def add_parser(commands, usage_error) -> None:
         "verify matrix (default: 01,04,09: a crash, a hang, a wrong result)",
     )
     bench.add_argument(
+        "--overhead-repeat",
+        default="1",
+        help="pairs of overhead passes, in alternating order (default 1)",
+    )
+    bench.add_argument(
         "--no-loaders", action="store_true", help="measure only the harness overhead (no DataLoader sweep)"
     )
     bench.add_argument(
@@ -64,6 +70,11 @@ def chosen_plan(args: argparse.Namespace, usage_error) -> plan.Plan:
         raise usage_error("--no-loaders with --no-overhead leaves nothing to measure")
     if args.no_loaders:
         chosen = replace(chosen, workloads=(), autotune=False)
+    if not args.overhead_repeat.isdigit() or int(args.overhead_repeat) < 1:
+        raise usage_error(
+            f"--overhead-repeat must be a whole number of at least 1, not '{args.overhead_repeat}'"
+        )
+    chosen = replace(chosen, overhead_repeat=int(args.overhead_repeat))
     if args.overhead_cases is not None:
         names = [n.strip() for n in args.overhead_cases.split(",") if n.strip()]
         chosen = replace(chosen, overhead_cases=() if names == ["all"] else tuple(names))
@@ -186,17 +197,30 @@ def measure_loaders(chosen: plan.Plan, io_folder: str, console: Console) -> tupl
 
 
 def measure_overhead(chosen: plan.Plan, console: Console, args: argparse.Namespace) -> dict:
+    """The matrix through the harness and from a plain shell loop, `--overhead-repeat` pairs of
+    passes in alternating order (harness first, then plain first), so that neither side always
+    runs on a warmer machine; the walls compared are the means of each side's passes."""
     cases = select(discover(args.cases_dir), list(chosen.overhead_cases))
     runs = overhead.runnable_jobs(cases, list(chosen.overhead_methods))
     parallel = plan.cpu_count()
+    repeat = chosen.overhead_repeat
     say(
         console,
-        f"  [overhead] {len(runs)} runs of {len(cases)} cases through the harness, {parallel} at a time…",
+        f"  [overhead] {len(runs)} runs of {len(cases)} cases, {parallel} at a time, {repeat} pair(s)",
     )
-    harness_s, observed = overhead.through_harness(runs, parallel)
-    say(console, f"  [overhead] harness: {harness_s:.1f} s; now the same runs from a plain shell loop…")
-    plain_s, left = overhead.through_shell(runs, parallel, sys.executable)
-    say(console, f"  [overhead] plain loop: {plain_s:.1f} s")
+    harness_walls, plain_walls, left_behind, observed = [], [], [], []
+    for number in range(repeat):
+        for side in ("harness", "plain") if number % 2 == 0 else ("plain", "harness"):
+            if side == "harness":
+                wall, results_now = overhead.through_harness(runs, parallel)
+                harness_walls.append(wall)
+                observed = observed or results_now
+            else:
+                wall, left = overhead.through_shell(runs, parallel, sys.executable)
+                plain_walls.append(wall)
+                left_behind.append(left)
+            say(console, f"  [overhead] pass {number + 1}, {side}: {wall:.1f} s")
+    harness_s, plain_s = statistics.mean(harness_walls), statistics.mean(plain_walls)
     return {
         "runs": len(runs),
         "cases": [case.name for case in cases],
@@ -205,9 +229,11 @@ def measure_overhead(chosen: plan.Plan, console: Console, args: argparse.Namespa
         "parallel": parallel,
         "harness_s": round(harness_s, 1),
         "plain_s": round(plain_s, 1),
+        "harness_passes_s": [round(w, 1) for w in harness_walls],
+        "plain_passes_s": [round(w, 1) for w in plain_walls],
         "added": round(harness_s / plain_s - 1, 4),
         "recorded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        "plain_loop_left": left,
+        "plain_loop_left": left_behind,
         "hang_latency": overhead.hang_latency(runs, observed),
     }
 

@@ -32,6 +32,7 @@ class Plan:
     # verify matrix, which takes about 7 minutes here on its own
     overhead_cases: tuple[str, ...] = ("01", "04", "09")
     overhead_methods: tuple[str, ...] = tuple(START_METHODS)
+    overhead_repeat: int = 1  # pairs of passes, in alternating order
     autotune: bool = True
     overhead: bool = True
 

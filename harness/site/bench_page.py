@@ -10,6 +10,7 @@ import matplotlib.pyplot as plt
 from harness.site.plots import _png
 
 SCHEMA_VERSION = 1  # harness.bench.command writes it
+METHOD_COLOURS = {"fork": "#1565c0", "forkserver": "#2e7d32", "spawn": "#c62828"}
 MISSING = '!!! warning "No bench figures recorded yet"\n    Run `nox -s bench` to measure this machine.\n'
 
 
@@ -79,10 +80,12 @@ def throughput_plot(bench: dict) -> tuple[bytes, str]:
                     marker="o",
                     capsize=3,
                     label=label,
+                    color=METHOD_COLOURS.get(method),
                 )
             facts.append(f"{kind} under {method}: best {sweep['best']}")
         axis.set_title(f"{kind} workload (prefetch 2)")
         axis.set_xlabel("num_workers")
+        axis.xaxis.get_major_locator().set_params(integer=True)
         axis.set_ylabel("samples/s (median, min–max)")
         axis.grid(alpha=0.3)
         axis.legend(fontsize=7)
@@ -105,10 +108,12 @@ def first_batch_plot(bench: dict) -> tuple[bytes, str]:
                 marker="o",
                 capsize=3,
                 label=method,
+                color=METHOD_COLOURS.get(method),
             )
             facts.append(f"{kind} under {method} with {counts[-1]} workers: {figures[-1]['median']:.2f} s")
         axis.set_title(f"{kind} workload: time to the first batch")
         axis.set_xlabel("num_workers")
+        axis.xaxis.get_major_locator().set_params(integer=True)
         axis.set_ylabel("seconds (median, min–max)")
         axis.grid(alpha=0.3)
         axis.legend()
