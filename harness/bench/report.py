@@ -69,7 +69,7 @@ def startup_table(startup: dict) -> Table:
     methods = list(startup)
     for method in methods:
         grid.add_column(method, justify="right")
-    for size in next(iter(startup.values())):
+    for size in sorted(next(iter(startup.values())), key=int):
         grid.add_row(f"{size} MB", *(f"{startup[m][size]['median']:.2f}" for m in methods))
     return grid
 

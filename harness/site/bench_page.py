@@ -62,61 +62,62 @@ def _errors(figures: list[dict]) -> list[list[float]]:
     return [[f["median"] - f["min"] for f in figures], [f["max"] - f["median"] for f in figures]]
 
 
-def throughput_plot(bench: dict) -> tuple[bytes, str]:
-    """Samples/s against num_workers, per start method, persistent and not, one panel a workload."""
+def _panels(bench: dict):
+    """One panel a workload: (figure, [(axis, workload, {method: sweep})])."""
     sweeps = bench["sweeps"]
     figure, axes = plt.subplots(1, len(sweeps), figsize=(5.4 * len(sweeps), 3.8), squeeze=False)
+    return figure, list(zip(axes[0], sweeps, sweeps.values(), strict=True))
+
+
+def _line(axis, method: str, workers: list[int], figures: list[dict], **style) -> None:
+    """Medians against num_workers with min–max bars, in the start method's colour."""
+    medians = [f["median"] for f in figures]
+    axis.errorbar(
+        workers,
+        medians,
+        yerr=_errors(figures),
+        marker="o",
+        capsize=3,
+        color=METHOD_COLOURS.get(method),
+        **style,
+    )
+
+
+def _finish(axis, title: str, ylabel: str, legend_size: float | None = None) -> None:
+    axis.set_title(title)
+    axis.set_xlabel("num_workers")
+    axis.xaxis.get_major_locator().set_params(integer=True)
+    axis.set_ylabel(ylabel)
+    axis.grid(alpha=0.3)
+    axis.legend(fontsize=legend_size)
+
+
+def throughput_plot(bench: dict) -> tuple[bytes, str]:
+    """Samples/s against num_workers, per start method, persistent and not, one panel a workload."""
+    figure, panels = _panels(bench)
     facts = []
-    for axis, (kind, by_method) in zip(axes[0], sweeps.items(), strict=True):
+    for axis, kind, by_method in panels:
         for method, sweep in by_method.items():
             for persistent, style in ((True, "-"), (False, ":")):
                 workers, figures = _by_workers(sweep, persistent, 2)
                 label = f"{method}{'' if persistent else ', not persistent'}"
-                axis.errorbar(
-                    workers,
-                    [f["median"] for f in figures],
-                    yerr=_errors(figures),
-                    linestyle=style,
-                    marker="o",
-                    capsize=3,
-                    label=label,
-                    color=METHOD_COLOURS.get(method),
-                )
+                _line(axis, method, workers, figures, linestyle=style, label=label)
             facts.append(f"{kind} under {method}: best {sweep['best']}")
-        axis.set_title(f"{kind} workload (prefetch 2)")
-        axis.set_xlabel("num_workers")
-        axis.xaxis.get_major_locator().set_params(integer=True)
-        axis.set_ylabel("samples/s (median, min–max)")
-        axis.grid(alpha=0.3)
-        axis.legend(fontsize=7)
+        _finish(axis, f"{kind} workload (prefetch 2)", "samples/s (median, min–max)", legend_size=7)
     return _png(figure), "Throughput against num_workers per start method; " + "; ".join(facts)
 
 
 def first_batch_plot(bench: dict) -> tuple[bytes, str]:
     """Seconds from iter() to the first batch against num_workers, per start method."""
-    sweeps = bench["sweeps"]
-    figure, axes = plt.subplots(1, len(sweeps), figsize=(5.4 * len(sweeps), 3.8), squeeze=False)
+    figure, panels = _panels(bench)
     facts = []
-    for axis, (kind, by_method) in zip(axes[0], sweeps.items(), strict=True):
+    for axis, kind, by_method in panels:
         for method, sweep in by_method.items():
             counts = sorted(sweep["first_batch"], key=int)
             figures = [sweep["first_batch"][n] for n in counts]
-            axis.errorbar(
-                [int(n) for n in counts],
-                [f["median"] for f in figures],
-                yerr=_errors(figures),
-                marker="o",
-                capsize=3,
-                label=method,
-                color=METHOD_COLOURS.get(method),
-            )
+            _line(axis, method, [int(n) for n in counts], figures, label=method)
             facts.append(f"{kind} under {method} with {counts[-1]} workers: {figures[-1]['median']:.2f} s")
-        axis.set_title(f"{kind} workload: time to the first batch")
-        axis.set_xlabel("num_workers")
-        axis.xaxis.get_major_locator().set_params(integer=True)
-        axis.set_ylabel("seconds (median, min–max)")
-        axis.grid(alpha=0.3)
-        axis.legend()
+        _finish(axis, f"{kind} workload: time to the first batch", "seconds (median, min–max)")
     return _png(figure), "Time to the first batch against num_workers per start method; " + "; ".join(facts)
 
 
@@ -125,7 +126,7 @@ def startup_table(bench: dict) -> str:
     if not startup:
         return MISSING
     methods = list(startup)
-    sizes = list(next(iter(startup.values())))
+    sizes = sorted(next(iter(startup.values())), key=int)  # JSON keys: "0", "256", "64"
     lines = ["| Dataset size | " + " | ".join(methods) + " |", "| ---: |" + " ---: |" * len(methods)]
     for size in sizes:
         cells = [f"{startup[m][size]['median']:.2f} s" for m in methods]
