@@ -71,13 +71,16 @@ def find_exceptions(output: str) -> list[RaisedException]:
             origin = frame["file"]
         if not in_traceback or not line or line[0].isspace():
             continue
-        in_traceback = False
         match = _EXCEPTION_LINE.match(line)
-        if match:
-            text = line.strip()
-            if text.endswith(":"):  # the message starts on the next, indented lines
-                text = " ".join([text, *_continuation(lines[number + 1 :])])
-            found.append(RaisedException(type=match["type"].rsplit(".", 1)[-1], line=text, origin=origin))
+        if not match:
+            # a line that another process printed into the middle of this traceback (the
+            # processes of a run share one output): its exception line is still to come
+            continue
+        in_traceback = False
+        text = line.strip()
+        if text.endswith(":"):  # the message starts on the next, indented lines
+            text = " ".join([text, *_continuation(lines[number + 1 :])])
+        found.append(RaisedException(type=match["type"].rsplit(".", 1)[-1], line=text, origin=origin))
     return found
 
 

@@ -121,3 +121,24 @@ def test_an_assertion_inside_a_library_is_a_crash_not_a_wrong_result():
         )[0]
         is Outcome.WRONG
     )
+
+
+def test_a_line_from_another_process_inside_a_traceback_does_not_hide_its_cause():
+    # Two spawned workers and the main process write into one output; here the main process's
+    # warning landed between a worker's traceback header and its exception line.
+    output = "\n".join(
+        [
+            "Traceback (most recent call last):",
+            '  File "<string>", line 1, in <module>',
+            "/site-packages/torch/utils/data/dataloader.py:600: UserWarning: This DataLoader will create",
+            '  File "<stdlib>/multiprocessing/spawn.py", line 132, in _main',
+            "AttributeError: Can't get attribute 'Squares' on <module '__main__' (built-in)>",
+            "Traceback (most recent call last):",
+            '  File "<stdin>", line 16, in <module>',
+            "RuntimeError: DataLoader worker (pid(s) 24215) exited unexpectedly",
+        ]
+    )
+    assert (
+        root_cause(output).line
+        == "AttributeError: Can't get attribute 'Squares' on <module '__main__' (built-in)>"
+    )
