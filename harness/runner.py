@@ -167,8 +167,15 @@ def run_script(
         )
         try:
             progress = events.ProgressWatch(probe_dir / f"{proc.pid}.events", started)
+            check_every = min(CHECK_INTERVAL_S, memory_interval_s or CHECK_INTERVAL_S)
             limits = _Limits(
-                started + timeout_s, memory_limit_mb, stop_after_batches, stall_s, output_path, process_limit
+                started + timeout_s,
+                memory_limit_mb,
+                stop_after_batches,
+                stall_s,
+                output_path,
+                process_limit,
+                check_every,
             )
             stop = _wait(proc, limits, monitor, progress, shared)
             if stop == "processes":
@@ -228,6 +235,7 @@ class _Limits:
     stall_s: float | None
     output_path: Path
     process_limit: int
+    check_every_s: float  # CHECK_INTERVAL_S, or the memory sampling interval where that is shorter
 
 
 def _wait(
@@ -246,7 +254,7 @@ def _wait(
             pass
         if time.monotonic() < next_check:
             continue
-        next_check = time.monotonic() + CHECK_INTERVAL_S
+        next_check = time.monotonic() + limits.check_every_s
         if monitor.poll() > limits.memory_limit_mb:
             return "memory"
         if len(monitor.tree_pids) > limits.process_limit:
