@@ -181,3 +181,23 @@ def test_bad_bench_arguments_are_named(arguments, message):
     )
     assert completed.returncode == 2
     assert message in completed.stderr and completed.stderr.count("\n") == 1
+
+
+def test_a_bench_of_the_overhead_alone_keeps_the_recorded_sweep(tmp_path):
+    from harness.bench.command import SCHEMA_VERSION, merged_with_recorded
+
+    path = tmp_path / "bench.json"
+    sweep_run = {
+        "schema": SCHEMA_VERSION,
+        "sweeps": {"cpu": {}},
+        "duration_s": 539,
+        "overhead": {"added": 0.01},
+    }
+    path.write_text(json.dumps(sweep_run))
+    overhead_run = {"schema": SCHEMA_VERSION, "duration_s": 786, "overhead_full_matrix": {"added": 0.02}}
+    merged = merged_with_recorded(path, overhead_run)
+    assert merged["duration_s"] == 539 and merged["sweeps"] == {"cpu": {}}
+    assert merged["overhead_full_matrix"] == {"added": 0.02} and merged["overhead"] == {"added": 0.01}
+    path.write_text(json.dumps(merged))
+    again = merged_with_recorded(path, {"schema": SCHEMA_VERSION, "sweeps": {}, "duration_s": 500})
+    assert again["duration_s"] == 500 and again["overhead_full_matrix"] == {"added": 0.02}

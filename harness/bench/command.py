@@ -136,15 +136,22 @@ def command_bench(args: argparse.Namespace, console: Console, usage_error) -> in
     return 0
 
 
+LOADER_PARTS = ("sweeps", "autotune", "startup")
+OVERHEAD_PARTS = ("overhead", "overhead_full_matrix")
+
+
 def merged_with_recorded(path: Path, data: dict) -> dict:
-    """The parts measured now, over the file's other parts (an overhead-only run keeps the sweep)."""
+    """The parts measured now over the file's other parts: a run of the overhead alone keeps the
+    recorded sweep, with its environment, plan, date and duration."""
     try:
         recorded = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError):
         return data
     if not isinstance(recorded, dict) or recorded.get("schema") != SCHEMA_VERSION:
         return data
-    return recorded | data
+    if "sweeps" in data:
+        return {key: value for key, value in recorded.items() if key in OVERHEAD_PARTS} | data
+    return recorded | {key: value for key, value in data.items() if key in OVERHEAD_PARTS}
 
 
 def measure_loaders(chosen: plan.Plan, io_folder: str, console: Console) -> tuple[dict, dict, dict]:
