@@ -98,11 +98,28 @@ def terminate(processes: list[psutil.Process], grace_s: float = 2.0) -> None:
     for process in processes:
         with contextlib.suppress(psutil.Error):
             process.terminate()
-    _, alive = psutil.wait_procs(processes, timeout=grace_s)
+    alive = wait_ended(processes, grace_s)
     for process in alive:
         with contextlib.suppress(psutil.Error):
             process.kill()
-    psutil.wait_procs(alive, timeout=grace_s)
+    wait_ended(alive, grace_s)
+
+
+def wait_ended(
+    processes: list[psutil.Process], timeout_s: float, poll_s: float = 0.02
+) -> list[psutil.Process]:
+    """Waits until every process has ended; returns those still alive at the timeout.
+
+    A zombie has ended: it holds nothing but its pid until its parent reaps it. An orphan is
+    reaped by init, which need not be prompt (here, PID 1 reaps about every 2 s), so waiting for
+    its pid to go (as `psutil.wait_procs` does) would add that to every run the harness stops.
+    """
+    deadline = time.monotonic() + timeout_s
+    alive = [p for p in processes if _alive(p)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(poll_s)
+        alive = [p for p in alive if _alive(p)]
+    return alive
 
 
 def kill_all(root_pid: int, run_id: str, session_id: int, rounds: int = 50) -> None:
@@ -118,7 +135,7 @@ def kill_all(root_pid: int, run_id: str, session_id: int, rounds: int = 50) -> N
         for process in left:
             with contextlib.suppress(psutil.Error):
                 process.kill()
-        psutil.wait_procs(left, timeout=0.2)
+        wait_ended(left, 0.2)
 
 
 def _py_spy() -> str | None:

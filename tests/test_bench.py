@@ -201,3 +201,58 @@ def test_a_bench_of_the_overhead_alone_keeps_the_recorded_sweep(tmp_path):
     path.write_text(json.dumps(merged))
     again = merged_with_recorded(path, {"schema": SCHEMA_VERSION, "sweeps": {}, "duration_s": 500})
     assert again["duration_s"] == 500 and again["overhead_full_matrix"] == {"added": 0.02}
+
+
+def _report_text(plan_name: str) -> str:
+    from rich.console import Console
+
+    from harness.bench import report
+
+    judged = {
+        "chosen": {"num_workers": 2, "share_of_best": 0.9},
+        "heuristic": {"num_workers": 2, "share_of_best": 0.5},
+        "share_of_sweep_time": 0.5,
+        "seconds": 1.0,
+    }
+    spent = {
+        "runs": 78,
+        "parallel": 2,
+        "harness_passes_s": [110.0],
+        "harness_s": 110.0,
+        "plain_s": 100.0,
+        "added": 0.1,
+        "hang_latency": [],
+    }
+    data = {
+        "plan": {"name": plan_name},
+        "autotune": {"cpu": {"fork": judged}},
+        "overhead": spent,
+        "duration_s": 1.0,
+    }
+    console = Console(record=True, width=200)
+    report.print_report(console, data)
+    return console.export_text()
+
+
+def test_goals_are_judged_on_the_default_plan_only():
+    missed = _report_text("default")
+    assert missed.count("MISSED") == 3, missed
+    quick = _report_text("quick")
+    assert "MISSED" not in quick and quick.count("not judged on this plan") == 3, quick
+    assert "Autotune: at least 90%" in quick and "+10.0%" in quick
+
+
+def test_an_overhead_only_bench_writes_no_workload_files(monkeypatch, tmp_path):
+    from harness import cli
+    from harness.bench import command, workloads
+
+    def no_files(*_):
+        raise AssertionError("--no-loaders wrote the io workload's files")
+
+    monkeypatch.setattr(workloads, "write_files", no_files)
+    monkeypatch.setattr(command, "measure_overhead", lambda *_: {"runs": 0, "hang_latency": []})
+    monkeypatch.setattr(command.report, "print_report", lambda *_: None)
+    path = tmp_path / "bench.json"
+    assert cli.main(["bench", "--no-loaders", "--results", str(path)]) == 0
+    data = json.loads(path.read_text())
+    assert data["overhead"]["runs"] == 0 and "sweeps" not in data

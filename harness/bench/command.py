@@ -81,7 +81,7 @@ def chosen_plan(args: argparse.Namespace, usage_error) -> plan.Plan:
     if args.max_workers is not None:
         if not args.max_workers.isdigit():
             raise usage_error(f"--max-workers must be a whole number, not '{args.max_workers}'")
-        chosen = replace(chosen, worker_counts=tuple(range(int(args.max_workers) + 1)))
+        chosen = replace(chosen, name="custom", worker_counts=tuple(range(int(args.max_workers) + 1)))
     return chosen
 
 
@@ -116,11 +116,11 @@ def command_bench(args: argparse.Namespace, console: Console, usage_error) -> in
     )
     started = time.monotonic()
     data = {"schema": SCHEMA_VERSION, "environment": machine, "plan": asdict(chosen)}
-    with tempfile.TemporaryDirectory(prefix="dlp-bench-") as folder:
-        workloads.write_files(Path(folder), chosen.samples)
-        data["sweeps"], data["autotune"], data["startup"] = measure_loaders(chosen, folder, console)
-    if not chosen.workloads:
-        data.pop("sweeps"), data.pop("autotune"), data.pop("startup")
+    if chosen.workloads:
+        with tempfile.TemporaryDirectory(prefix="dlp-bench-") as folder:
+            if "io" in chosen.workloads:
+                workloads.write_files(Path(folder), chosen.samples)
+            data["sweeps"], data["autotune"], data["startup"] = measure_loaders(chosen, folder, console)
     if chosen.overhead:
         # the full matrix is kept apart, so that a later default run (a few cases) does not replace it
         data["overhead_full_matrix" if not chosen.overhead_cases else "overhead"] = measure_overhead(

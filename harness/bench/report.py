@@ -24,8 +24,16 @@ def _share(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.0%}"
 
 
-def _goal(ok: bool) -> str:
+def _goal(ok: bool, judged: bool = True) -> str:
+    if not judged:
+        return "not judged on this plan"
     return "[green]met[/]" if ok else "[bold red]MISSED[/]"
+
+
+def judged_plan(data: dict) -> bool:
+    """Whether the goals apply: only the default plan's sweep and matrix are what they are about
+    (the quick plan's sweep of 0 and 2 workers makes any search look slow against it)."""
+    return data.get("plan", {}).get("name", "default") == "default"
 
 
 def throughput_table(kind: str, by_method: dict) -> Table:
@@ -99,6 +107,7 @@ def print_report(console: Console, data: dict) -> None:
         console.print(first_batch_table(kind, by_method))
     if data.get("startup"):
         console.print(startup_table(data["startup"]))
+    goals_apply = judged_plan(data)
     tuned = [judged for by_method in data.get("autotune", {}).values() for judged in by_method.values()]
     if tuned:
         console.print(autotune_table(data["autotune"]))
@@ -107,8 +116,9 @@ def print_report(console: Console, data: dict) -> None:
         heuristic = min(j["heuristic"]["share_of_best"] for j in tuned)
         console.print(
             f"Autotune: at least {worst_share:.0%} of the best throughput (goal ≥ {AUTOTUNE_SHARE_GOAL:.0%}: "
-            f"{_goal(worst_share >= AUTOTUNE_SHARE_GOAL)}), at most {worst_time:.0%} of the sweep's time "
-            f"(goal ≤ {AUTOTUNE_TIME_GOAL:.0%}: {_goal(worst_time <= AUTOTUNE_TIME_GOAL)}); "
+            f"{_goal(worst_share >= AUTOTUNE_SHARE_GOAL, goals_apply)}), "
+            f"at most {worst_time:.0%} of the sweep's time "
+            f"(goal ≤ {AUTOTUNE_TIME_GOAL:.0%}: {_goal(worst_time <= AUTOTUNE_TIME_GOAL, goals_apply)}); "
             f"the heuristic: at least {heuristic:.0%} of the best"
         )
     for key in ("overhead", "overhead_full_matrix"):
@@ -120,7 +130,7 @@ def print_report(console: Console, data: dict) -> None:
             f"mean of {len(spent['harness_passes_s'])} pass(es) each: "
             f"harness {spent['harness_s']:.1f} s, plain shell loop {spent['plain_s']:.1f} s: "
             f"{spent['added']:+.1%} "
-            f"(goal ≤ {OVERHEAD_GOAL:.0%}: {_goal(spent['added'] <= OVERHEAD_GOAL)})"
+            f"(goal ≤ {OVERHEAD_GOAL:.0%}: {_goal(spent['added'] <= OVERHEAD_GOAL, goals_apply)})"
         )
         for hang in spent["hang_latency"]:
             console.print(
