@@ -224,3 +224,27 @@ def test_signatures_keep_their_underscores(site):
     page = (site / "comparison" / "index.html").read_text()
     assert "on &lt;module &#39;__main__&#39; (built-in)&gt;" in page or "&#95;&#95;main&#95;&#95;" in page
     assert "<strong>main</strong>" not in page and "<strong>getitem</strong>" not in page
+
+
+def test_the_overhead_shows_the_passes_behind_its_means():
+    from harness.site import bench_page
+
+    spent = {
+        "runs": 78,
+        "cases": ["01_missing_main_guard"],
+        "methods": ["fork"],
+        "full_matrix": True,
+        "parallel": 2,
+        "harness_s": 192.3,
+        "plain_s": 198.3,
+        "added": -0.0303,
+        "harness_passes_s": [196.3, 188.2],
+        "plain_passes_s": [197.5, 199.1],
+        "hang_latency": [{"run": "04 broken fork", "timeout_s": 20.0, "reported_after_s": 20.6}],
+    }
+    text = bench_page.overhead({"overhead_full_matrix": spent})
+    assert "the harness added **-3.0%**" in text
+    assert "harness 196.3, 188.2 s; plain loop 197.5, 199.1 s" in text
+    assert "| 04 broken fork | 20 s | 20.6 s |" in text
+    single = bench_page.overhead({"overhead": {**spent, "harness_passes_s": [1.0], "plain_passes_s": [1.0]}})
+    assert "passes each" not in single

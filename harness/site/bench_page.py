@@ -153,6 +153,18 @@ def autotune_table(bench: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _passes(spent: dict) -> str:
+    """The single passes behind the means, where there were several."""
+    harness, plain = spent.get("harness_passes_s", []), spent.get("plain_passes_s", [])
+    if len(harness) < 2:
+        return ""
+    listed = ", ".join
+    return (
+        f" (means of {len(harness)} passes each, in alternating order: harness "
+        f"{listed(f'{s:.1f}' for s in harness)} s; plain loop {listed(f'{s:.1f}' for s in plain)} s)"
+    )
+
+
 def overhead(bench: dict) -> str:
     spent = bench.get("overhead_full_matrix") or bench.get("overhead")
     if spent is None:
@@ -161,7 +173,8 @@ def overhead(bench: dict) -> str:
     lines = [
         f"{spent['runs']} runs ({cases}, both variants, start methods {', '.join(spent['methods'])}), "
         f"{spent['parallel']} at a time: through the harness **{spent['harness_s']:.1f} s**, from a plain "
-        f"shell loop **{spent['plain_s']:.1f} s**: the harness added **{spent['added']:+.1%}**.",
+        f"shell loop **{spent['plain_s']:.1f} s**: the harness added **{spent['added']:+.1%}**"
+        f"{_passes(spent)}.",
         "",
         "| run that hung | timeout | reported after |",
         "| --- | ---: | ---: |",
