@@ -221,6 +221,8 @@ def _report_text(plan_name: str) -> str:
         "harness_s": 110.0,
         "plain_s": 100.0,
         "added": 0.1,
+        "harness_cpu_s": [3.0],
+        "harness_cpu_share": 0.0136,
         "hang_latency": [],
     }
     data = {
@@ -240,6 +242,7 @@ def test_goals_are_judged_on_the_default_plan_only():
     quick = _report_text("quick")
     assert "MISSED" not in quick and quick.count("not judged on this plan") == 3, quick
     assert "Autotune: at least 90%" in quick and "+10.0%" in quick
+    assert "own process used 3.0 s of CPU per pass: 1.4% of the 2 CPUs' time" in quick
 
 
 def test_an_overhead_only_bench_writes_no_workload_files(monkeypatch, tmp_path):

@@ -246,5 +246,10 @@ def test_the_overhead_shows_the_passes_behind_its_means():
     assert "the harness added **-3.0%**" in text
     assert "harness 196.3, 188.2 s; plain loop 197.5, 199.1 s" in text
     assert "| 04 broken fork | 20 s | 20.6 s |" in text
+    assert "own process" not in text  # recorded before the harness's CPU time was
+    text = bench_page.overhead(
+        {"overhead_full_matrix": {**spent, "harness_cpu_s": [6.5, 7.0], "harness_cpu_share": 0.0175}}
+    )
+    assert "The harness's own process used 6.5, 7.0 s of CPU per pass, 1.8% of the CPUs' time." in text
     single = bench_page.overhead({"overhead": {**spent, "harness_passes_s": [1.0], "plain_passes_s": [1.0]}})
     assert "passes each" not in single

@@ -215,12 +215,13 @@ def measure_overhead(chosen: plan.Plan, console: Console, args: argparse.Namespa
         console,
         f"  [overhead] {len(runs)} runs of {len(cases)} cases, {parallel} at a time, {repeat} pair(s)",
     )
-    harness_walls, plain_walls, left_behind, observed = [], [], [], []
+    harness_walls, harness_cpu, plain_walls, left_behind, observed = [], [], [], [], []
     for number in range(repeat):
         for side in ("harness", "plain") if number % 2 == 0 else ("plain", "harness"):
             if side == "harness":
-                wall, results_now = overhead.through_harness(runs, parallel)
+                wall, cpu, results_now = overhead.through_harness(runs, parallel)
                 harness_walls.append(wall)
+                harness_cpu.append(cpu)
                 observed = observed or results_now
             else:
                 wall, left = overhead.through_shell(runs, parallel, sys.executable)
@@ -239,6 +240,9 @@ def measure_overhead(chosen: plan.Plan, console: Console, args: argparse.Namespa
         "harness_passes_s": [round(w, 1) for w in harness_walls],
         "plain_passes_s": [round(w, 1) for w in plain_walls],
         "added": round(harness_s / plain_s - 1, 4),
+        # the harness process's own CPU time per pass, and its share of the CPUs over the pass
+        "harness_cpu_s": [round(c, 1) for c in harness_cpu],
+        "harness_cpu_share": round(sum(harness_cpu) / (sum(harness_walls) * parallel), 4),
         "recorded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "plain_loop_left": left_behind,
         "hang_latency": overhead.hang_latency(runs, observed),

@@ -132,6 +132,11 @@ def print_report(console: Console, data: dict) -> None:
             f"{spent['added']:+.1%} "
             f"(goal ≤ {OVERHEAD_GOAL:.0%}: {_goal(spent['added'] <= OVERHEAD_GOAL, goals_apply)})"
         )
+        if "harness_cpu_s" in spent:
+            console.print(
+                f"  the harness's own process used {', '.join(f'{c:.1f}' for c in spent['harness_cpu_s'])} s "
+                f"of CPU per pass: {spent['harness_cpu_share']:.1%} of the {spent['parallel']} CPUs' time"
+            )
         for hang in spent["hang_latency"]:
             console.print(
                 f"  hang reported after {hang['reported_after_s']:.1f} s for a "

@@ -165,6 +165,15 @@ def _passes(spent: dict) -> str:
     )
 
 
+def _own_cpu(spent: dict) -> str:
+    if "harness_cpu_s" not in spent:
+        return ""
+    return (
+        f" The harness's own process used {', '.join(f'{c:.1f}' for c in spent['harness_cpu_s'])} s of CPU "
+        f"per pass, {spent['harness_cpu_share']:.1%} of the CPUs' time."
+    )
+
+
 def overhead(bench: dict) -> str:
     spent = bench.get("overhead_full_matrix") or bench.get("overhead")
     if spent is None:
@@ -174,7 +183,7 @@ def overhead(bench: dict) -> str:
         f"{spent['runs']} runs ({cases}, both variants, start methods {', '.join(spent['methods'])}), "
         f"{spent['parallel']} at a time: through the harness **{spent['harness_s']:.1f} s**, from a plain "
         f"shell loop **{spent['plain_s']:.1f} s**: the harness added **{spent['added']:+.1%}**"
-        f"{_passes(spent)}.",
+        f"{_passes(spent)}.{_own_cpu(spent)}",
         "",
         "| run that hung | timeout | reported after |",
         "| --- | ---: | ---: |",
