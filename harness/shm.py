@@ -63,11 +63,18 @@ class ShmWatch:
         self.before = entries(self.folder)
 
     def poll(self, pids: list[int], force: bool = False) -> None:
-        """Notes the run's processes and, each SCAN_INTERVAL_S (or when forced), what they hold."""
+        """Notes the run's processes and, each SCAN_INTERVAL_S (or when forced), what they hold.
+
+        Their maps are read only while /dev/shm has entries that are new since the run started
+        (most runs never leave one there long enough to be seen): reading a process's maps takes
+        a lock that its own memory mappings wait for, and torch's import maps a lot.
+        """
         self.pids.update(pids)
         now = time.monotonic()
         if force or now >= self._next_scan:
             self._next_scan = now + SCAN_INTERVAL_S
+            if not entries(self.folder) - self.before:
+                return
             for pid in pids:
                 self.held |= held_by(pid, self.folder)
 

@@ -259,3 +259,44 @@ def test_an_overhead_only_bench_writes_no_workload_files(monkeypatch, tmp_path):
     assert cli.main(["bench", "--no-loaders", "--results", str(path)]) == 0
     data = json.loads(path.read_text())
     assert data["overhead"]["runs"] == 0 and "sweeps" not in data
+
+
+def _setting(workers: int, persistent: bool, rates: list[float]) -> dict:
+    """A sweep record whose epochs after the first run at `rates` samples/s (100 samples each)."""
+    epochs = [{"first_batch_s": 1.0, "epoch_s": 10.0, "samples": 100}]
+    epochs += [{"first_batch_s": 0.1, "epoch_s": 100 / rate, "samples": 100} for rate in rates]
+    return {
+        "config": summary.recommended_config(workers) | {"persistent_workers": persistent},
+        "epochs": epochs,
+    }
+
+
+def test_a_choice_measured_again_beside_the_best_is_judged_by_that_pair():
+    records = [_setting(2, True, [500, 520]), _setting(3, True, [600, 640]), {"sweep_s": 20.0}]
+    swept = summary.summarise_sweep(records)
+    assert summary.best_config(records) == summary.recommended_config(3)
+    record = {"num_workers": 2, "tried": {}, "seconds": 2.0}
+    by_sweep = summary.summarise_autotune(swept, record, heuristic_workers=2)
+    assert by_sweep["chosen"]["share_of_best"] == 0.823  # 510 / 620: a slow spell during 2 workers?
+    again = {
+        "side_by_side": [
+            {"config": summary.recommended_config(3), "samples_per_s": [600.0, 610.0, 590.0]},
+            {"config": summary.recommended_config(2), "samples_per_s": [590.0, 580.0, 600.0]},
+        ]
+    }
+    judged = summary.summarise_autotune(swept, record, heuristic_workers=2, side_by_side=again)
+    assert judged["chosen"]["share_of_best"] == 0.983  # 590 / 600
+    assert judged["chosen"]["share_of_best_in_sweep"] == 0.823
+    assert judged["heuristic"]["share_of_best"] == 0.823, "the heuristic is judged by the sweep"
+
+
+def test_side_by_side_takes_turns_and_reports_each_epoch(capsys):
+    from harness.bench import measure
+
+    dataset = torch.utils.data.TensorDataset(torch.arange(64.0))
+    configs = [summary.recommended_config(0), summary.recommended_config(1)]
+    measure.side_by_side(dataset, "fork", configs, batch_size=8, rounds=3)
+    (line,) = capsys.readouterr().out.splitlines()
+    measured = json.loads(line)["side_by_side"]
+    assert [entry["config"] for entry in measured] == configs
+    assert all(len(entry["samples_per_s"]) == 3 and min(entry["samples_per_s"]) > 0 for entry in measured)

@@ -122,6 +122,20 @@ def test_only_the_runs_own_shared_memory_is_removed(tmp_path):
     assert sorted(os.listdir(folder)) == sorted(["there-before", f"torch_{os.getpid()}_1_0", "sem.mp-other"])
 
 
+def test_processes_are_not_read_while_nothing_new_is_in_shared_memory(tmp_path, monkeypatch):
+    folder = tmp_path / "shm"
+    folder.mkdir()
+    (folder / "there-before").write_bytes(b"x")
+    watch = shm.ShmWatch(folder=folder)
+    read = []
+    monkeypatch.setattr(shm, "held_by", lambda pid, _folder: read.append(pid) or {"psm_new"})
+    watch.poll([1, 2], force=True)
+    assert read == [], "nothing new in /dev/shm: no process's maps read"
+    (folder / "psm_new").write_bytes(b"y")
+    watch.poll([1, 2], force=True)
+    assert read == [1, 2] and watch.held == {"psm_new"}
+
+
 def test_a_script_that_respawns_itself_is_stopped_at_the_process_limit(contained):
     started = time.monotonic()
     result = observe("respawns.py", timeout=60)

@@ -7,12 +7,14 @@ figures; times are taken inside, so the process's own start is not counted. A jo
 
     {"workload": {...}, "method": M, "batch_size": B, "epochs": E,
      "configs": [{"num_workers": N, "persistent_workers": P, "prefetch_factor": F}, ...],
-     "autotune_max_workers": N or null, "startup": {"megabytes": [...], "repeats": R} or null}
+     "autotune_max_workers": N or null, "side_by_side_rounds": R or null,
+     "startup": {"megabytes": [...], "repeats": R} or null}
 
 In order: what `fixes.autotune.recommend_num_workers` chose and how long it took, when asked (it
 runs first, so that it, not the sweep, pays for starting a forkserver); each config's epochs (time
-to the first batch, epoch time, samples); the sweep's total time; then, when asked, one worker's
-time to its first batch for Datasets of each size.
+to the first batch, epoch time, samples); the sweep's total time; where the autotune's choice is
+not the sweep's best setting and `side_by_side_rounds` is set, both measured again in alternation;
+then, when asked, one worker's time to its first batch for Datasets of each size.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import time
 from torch.utils.data import DataLoader
 
 from fixes.autotune import recommend_num_workers
+from harness.bench import summary
 from harness.bench.workloads import Payload, build
 
 ONE_WORKER = {"num_workers": 1, "persistent_workers": False, "prefetch_factor": 2}
@@ -68,7 +71,8 @@ def shut_down(loader: DataLoader) -> None:
         iterator._shutdown_workers()
 
 
-def autotune(dataset, method: str, batch_size: int, max_workers: int) -> None:
+def autotune(dataset, method: str, batch_size: int, max_workers: int) -> int:
+    """Runs the autotune, emits what it chose, and returns the worker count."""
     choice = recommend_num_workers(
         dataset, batch_size, max_workers=max_workers, multiprocessing_context=method
     )
@@ -81,16 +85,39 @@ def autotune(dataset, method: str, batch_size: int, max_workers: int) -> None:
             "seconds": choice.seconds,
         }
     )
+    return choice.num_workers
 
 
-def sweep(dataset, method: str, configs: list[dict], batch_size: int, epochs: int) -> None:
-    started = time.perf_counter()
+def sweep(dataset, method: str, configs: list[dict], batch_size: int, epochs: int) -> list[dict]:
+    """Emits each config's epochs, then the sweep's time; returns the config records."""
+    started, records = time.perf_counter(), []
     for config in configs:
         loader = loader_for(dataset, method, config, batch_size)
         restarts = config["num_workers"] and not config["persistent_workers"]
-        emit({"config": config, "epochs": time_epochs(loader, max(1, epochs - 1) if restarts else epochs)})
+        records.append(
+            {"config": config, "epochs": time_epochs(loader, max(1, epochs - 1) if restarts else epochs)}
+        )
+        emit(records[-1])
         shut_down(loader)
     emit({"sweep_s": round(time.perf_counter() - started, 3)})
+    return records
+
+
+def side_by_side(dataset, method: str, configs: list[dict], batch_size: int, rounds: int) -> None:
+    """Measures a few configs again in alternation, one epoch each per round after one warm-up
+    epoch each, so that a slow spell of the machine falls on all of them alike; emits their
+    samples/s per round."""
+    loaders = [loader_for(dataset, method, config, batch_size) for config in configs]
+    for loader in loaders:
+        time_epochs(loader, 1)  # starts persistent workers; not counted
+    rates: list[list[float]] = [[] for _ in configs]
+    for _ in range(rounds):
+        for rate, loader in zip(rates, loaders, strict=True):
+            epoch = time_epochs(loader, 1)[0]
+            rate.append(round(epoch["samples"] / epoch["epoch_s"], 1))
+    for loader in loaders:
+        shut_down(loader)
+    emit({"side_by_side": [{"config": c, "samples_per_s": r} for c, r in zip(configs, rates, strict=True)]})
 
 
 def startup(method: str, megabytes: list[int], repeats: int) -> None:
@@ -109,9 +136,17 @@ def startup(method: str, megabytes: list[int], repeats: int) -> None:
 def main() -> None:
     job = json.load(sys.stdin)
     dataset = build(job["workload"])
+    chosen = None
     if job.get("autotune_max_workers") is not None:
-        autotune(dataset, job["method"], job["batch_size"], job["autotune_max_workers"])
-    sweep(dataset, job["method"], job["configs"], job["batch_size"], job["epochs"])
+        chosen = autotune(dataset, job["method"], job["batch_size"], job["autotune_max_workers"])
+    records = sweep(dataset, job["method"], job["configs"], job["batch_size"], job["epochs"])
+    if chosen is not None and job.get("side_by_side_rounds"):
+        best = summary.best_config(records)
+        recommended = summary.recommended_config(chosen)
+        if recommended != best:
+            side_by_side(
+                dataset, job["method"], [best, recommended], job["batch_size"], job["side_by_side_rounds"]
+            )
     if job.get("startup"):
         startup(job["method"], **job["startup"])
 

@@ -14,10 +14,17 @@ def autotune_line(judged: dict) -> str:
     chosen, heuristic = judged["chosen"], judged["heuristic"]
     return (
         f"chose {chosen['num_workers']} workers in {judged['seconds']:.1f} s: "
-        f"{_share(chosen['share_of_best'])} of the sweep's best, "
+        f"{_share(chosen['share_of_best'])} of the sweep's best{_in_sweep(chosen)}, "
         f"at {_share(judged['share_of_sweep_time'])} of its time; the heuristic's "
         f"{heuristic['num_workers']} workers: {_share(heuristic['share_of_best'])} of the best"
     )
+
+
+def _in_sweep(chosen: dict) -> str:
+    """Where the choice was measured again beside the best: what the sweep alone had said."""
+    if "share_of_best_in_sweep" not in chosen:
+        return ""
+    return f" measured side by side ({_share(chosen['share_of_best_in_sweep'])} by the sweep alone)"
 
 
 def _share(value: float | None) -> str:
@@ -84,8 +91,18 @@ def startup_table(startup: dict) -> Table:
 
 def autotune_table(tuned: dict) -> Table:
     grid = Table(title="Autotune against the exhaustive sweep, and the tutorial heuristic")
-    for column in ("workload", "method", "autotune", "of best", "of sweep time", "heuristic", "of best"):
-        grid.add_column(column, justify="right" if column.startswith("of") else "left")
+    columns = (
+        "workload",
+        "method",
+        "autotune",
+        "of best",
+        "by sweep alone",
+        "of sweep time",
+        "heuristic",
+        "of best",
+    )
+    for column in columns:
+        grid.add_column(column, justify="right" if column.startswith(("of", "by")) else "left")
     for kind, by_method in tuned.items():
         for method, judged in by_method.items():
             chosen, heuristic = judged["chosen"], judged["heuristic"]
@@ -94,6 +111,7 @@ def autotune_table(tuned: dict) -> Table:
                 method,
                 f"{chosen['num_workers']} workers",
                 _share(chosen["share_of_best"]),
+                _share(chosen.get("share_of_best_in_sweep", chosen["share_of_best"])),
                 _share(judged["share_of_sweep_time"]),
                 f"{heuristic['num_workers']} workers",
                 _share(heuristic["share_of_best"]),

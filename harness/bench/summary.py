@@ -55,9 +55,23 @@ def summarise_sweep(records: list[dict]) -> dict:
         }
         for r in settings
     ]
-    best = max(rows, key=lambda row: row["throughput"]["median"])
+    best = config_key(best_config(settings))
     total = next((r["sweep_s"] for r in records if "sweep_s" in r), None)
-    return {"settings": rows, "first_batch": first_batches(settings), "best": best["key"], "sweep_s": total}
+    return {"settings": rows, "first_batch": first_batches(settings), "best": best, "sweep_s": total}
+
+
+def best_config(records: list[dict]) -> dict:
+    """The config of the setting with the highest median throughput."""
+    settings = [r for r in records if "config" in r]
+    best = max(settings, key=lambda r: throughput(r["config"], r["epochs"])["median"])
+    return best["config"]
+
+
+def recommended_config(workers: int) -> dict:
+    """The setting the autotune recommends for a worker count: persistent workers, prefetch 2."""
+    if workers == 0:
+        return {"num_workers": 0, "persistent_workers": False, "prefetch_factor": None}
+    return {"num_workers": workers, "persistent_workers": True, "prefetch_factor": 2}
 
 
 def rate_of(sweep: dict, workers: int, persistent: bool = True, prefetch: int = 2) -> float | None:
@@ -85,9 +99,22 @@ def judge_choice(sweep: dict, workers: int) -> dict:
     }
 
 
-def summarise_autotune(sweep: dict, record: dict, heuristic_workers: int) -> dict:
-    """The autotune's choice and time against the sweep's best and time; the heuristic beside it."""
+def summarise_autotune(
+    sweep: dict, record: dict, heuristic_workers: int, side_by_side: dict | None = None
+) -> dict:
+    """The autotune's choice and time against the sweep's best and time; the heuristic beside it.
+
+    Where the choice and the sweep's best setting were measured again in alternation
+    (`side_by_side`: the best first), the choice's share of the best is that pair's ratio of
+    medians, which a slow spell of the machine during the sweep does not skew; the sweep's own
+    ratio is kept beside it.
+    """
     chosen = judge_choice(sweep, record["num_workers"])
+    if side_by_side is not None:
+        best, mine = (statistics.median(entry["samples_per_s"]) for entry in side_by_side["side_by_side"])
+        chosen["share_of_best_in_sweep"] = chosen["share_of_best"]
+        chosen["share_of_best"] = round(mine / best, 3)
+        chosen["side_by_side"] = side_by_side["side_by_side"]
     return {
         "chosen": chosen,
         "tried": record["tried"],
