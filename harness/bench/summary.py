@@ -74,18 +74,11 @@ def recommended_config(workers: int) -> dict:
     return {"num_workers": workers, "persistent_workers": True, "prefetch_factor": 2}
 
 
-def rate_of(sweep: dict, workers: int, persistent: bool = True, prefetch: int = 2) -> float | None:
-    """The sweep's median throughput at one setting (persistent workers with prefetch 2 by default:
-    what the autotune recommends; for 0 workers the in-process figure)."""
-    for row in sweep["settings"]:
-        config = row["config"]
-        if config["num_workers"] != workers:
-            continue
-        if workers == 0 or (
-            config["persistent_workers"] == persistent and config["prefetch_factor"] == prefetch
-        ):
-            return row["throughput"]["median"]
-    return None
+def rate_of(sweep: dict, workers: int) -> float | None:
+    """The sweep's median throughput at the setting the autotune recommends for that worker
+    count (persistent workers, prefetch 2; for 0 workers the in-process figure)."""
+    wanted = recommended_config(workers)
+    return next((row["throughput"]["median"] for row in sweep["settings"] if row["config"] == wanted), None)
 
 
 def judge_choice(sweep: dict, workers: int) -> dict:
