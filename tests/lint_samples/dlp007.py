@@ -1,0 +1,19 @@
+"""DLP007: a Python list kept on a Dataset (copy-on-read under fork)."""
+
+import glob
+import json
+import os
+
+import numpy as np
+from torch.utils.data import Dataset
+
+
+class Files(Dataset):
+    def __init__(self, root):
+        self.files = sorted(glob.glob(root + "/*.jpg"))  # DLP007
+        self.names = [name.upper() for name in os.listdir(root)]  # DLP007
+        self.labels = json.load(open(root + "/labels.json"))  # DLP007 (the file itself is closed: no DLP003)
+        self.ids = list(range(100))  # DLP007
+        self.table = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]  # DLP007
+        self.paths = np.array(sorted(glob.glob(root + "/*.png")))  # near miss: a numpy array
+        self.mean = [0.5, 0.5, 0.5]  # near miss: a short literal list
