@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
+import pytest
 import torch
 from torch.utils.data import DataLoader, Dataset, IterableDataset
 
 from fixes.sharding import worker_shard
 from fixes.worker_random import numpy_generator, python_random, worker_seed
+from harness.cases import CASES_DIR
+
+pytestmark = pytest.mark.slow  # each test starts DataLoader workers
 
 
 class Draws(Dataset):
@@ -49,3 +55,51 @@ def test_sharding_gives_every_item_exactly_once():
     for workers in (0, 1, 3):
         items = [int(x) for batch in DataLoader(Stream(), batch_size=5, num_workers=workers) for x in batch]
         assert sorted(items) == list(range(50)), workers
+
+
+def load_fixed(case: str):
+    """A case's fixed.py as a module (its main() does not run on import)."""
+    path = CASES_DIR / case / "fixed.py"
+    spec = importlib.util.spec_from_file_location(f"fixed_{case[:2]}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_case_09s_inline_fix_draws_what_the_helper_draws():
+    fixed = load_fixed("09_duplicated_randomness")
+
+    class WithHelper(Dataset):
+        def __init__(self):
+            self.rng = None
+
+        def __len__(self):
+            return 64
+
+        def __getitem__(self, index):
+            if self.rng is None:
+                self.rng = numpy_generator()
+            return int(self.rng.integers(0, 1_000_000))
+
+    def offsets(dataset) -> list[int]:
+        loader = DataLoader(dataset, batch_size=8, num_workers=2, generator=torch.Generator().manual_seed(0))
+        return [offset for batch in loader for offset in batch.tolist()]
+
+    inline = offsets(fixed.RandomCrops())
+    assert inline == offsets(WithHelper())
+    assert len(set(inline)) == 64, "and the workers drew different numbers"
+
+
+def test_case_10s_inline_fix_shards_as_the_helper_does():
+    fixed = load_fixed("10_iterable_dataset_duplicates")
+
+    class WithHelper(IterableDataset):
+        def __iter__(self):
+            return worker_shard(range(100))
+
+    def items(dataset, workers: int) -> list[int]:
+        return [int(x) for batch in DataLoader(dataset, batch_size=10, num_workers=workers) for x in batch]
+
+    for workers in (0, 2, 3):
+        inline, helped = items(fixed.Records(100), workers), items(WithHelper(), workers)
+        assert inline == helped and sorted(inline) == list(range(100)), workers

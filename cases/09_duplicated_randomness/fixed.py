@@ -1,9 +1,8 @@
 """Random crops for 64 samples, drawn from a numpy Generator made in each worker, two workers."""
 
+import numpy as np
 import torch
-from torch.utils.data import DataLoader, Dataset
-
-from fixes.worker_random import numpy_generator
+from torch.utils.data import DataLoader, Dataset, get_worker_info
 
 
 class RandomCrops(Dataset):
@@ -15,7 +14,8 @@ class RandomCrops(Dataset):
 
     def __getitem__(self, index):
         if self.rng is None:
-            self.rng = numpy_generator()
+            info = get_worker_info()  # None in the main process (num_workers=0)
+            self.rng = np.random.default_rng(info.seed if info is not None else torch.initial_seed())
         return int(self.rng.integers(0, 1_000_000))  # stands for a random crop offset
 
 

@@ -1,8 +1,8 @@
 """Stream 100 records from an IterableDataset through two DataLoader workers, sharded per worker."""
 
-from torch.utils.data import DataLoader, IterableDataset
+import itertools
 
-from fixes.sharding import worker_shard
+from torch.utils.data import DataLoader, IterableDataset, get_worker_info
 
 
 class Records(IterableDataset):
@@ -10,7 +10,11 @@ class Records(IterableDataset):
         self.count = count
 
     def __iter__(self):
-        return worker_shard(range(self.count))  # stands for reading records from a file or a database
+        records = iter(range(self.count))  # stands for reading records from a file or a database
+        info = get_worker_info()  # None in the main process (num_workers=0)
+        if info is None:
+            return records
+        return itertools.islice(records, info.id, None, info.num_workers)  # this worker's share
 
 
 def main():
