@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.memory import DEFAULT_MEMORY_LIMIT_MB
-from harness.outcomes import OUTCOME_NAMES
+from harness.outcomes import Outcome
+from harness.settings import RunSettings
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -43,12 +44,12 @@ class CaseError(Exception):
 class Expectation:
     """What a case.toml says a run should show: an outcome and, optionally, a signature regex."""
 
-    outcome: str
+    outcome: Outcome
     signature: str | None = None
     note: str = ""
     unverified: bool = False  # not yet observed on a machine that can run it (e.g. with a GPU)
 
-    def matches(self, outcome: str, signature: str) -> bool:
+    def matches(self, outcome: Outcome, signature: str) -> bool:
         if outcome != self.outcome:
             return False
         return self.signature is None or re.search(self.signature, signature) is not None
@@ -64,7 +65,7 @@ class Recognition:
     """
 
     fix: str
-    outcome: str | None = None
+    outcome: Outcome | None = None
     methods: tuple[str, ...] = ()
     signature: str | None = None
     stacks: str | None = None
@@ -96,6 +97,15 @@ class Case:
     def script(self, variant: str) -> Path:
         return self.path / f"{variant}.py"
 
+    def settings(self, timeout_s: float | None = None) -> RunSettings:
+        """How its scripts are run: its timeout (or `timeout_s`), memory limit and sampling, stdin."""
+        return RunSettings(
+            timeout_s=timeout_s or self.timeout,
+            via_stdin=self.via_stdin,
+            memory_interval_s=self.memory_interval_s,
+            memory_limit_mb=self.memory_limit_mb,
+        )
+
 
 def _require(table: dict, key: str, kind: type | tuple[type, ...], where: str):
     if key not in table:
@@ -118,9 +128,7 @@ def _expectation(table: dict, where: str) -> Expectation:
     if not isinstance(table, dict):
         raise CaseError(f"{where}: must be a table with 'outcome'")
     _known_keys(table, ("outcome", "signature", "note", "unverified"), where)
-    outcome = _require(table, "outcome", str, where)
-    if outcome not in OUTCOME_NAMES:
-        raise CaseError(f"{where}: unknown outcome '{outcome}' (one of {', '.join(OUTCOME_NAMES)})")
+    outcome = _outcome(_require(table, "outcome", str, where), where)
     signature = _regex(table, "signature", where)
     unverified = table.get("unverified", False)
     if not isinstance(unverified, bool):
@@ -182,6 +190,13 @@ def load_case(folder: Path) -> Case:
     )
 
 
+def _outcome(name, where: str) -> Outcome:
+    try:
+        return Outcome.named(str(name))
+    except ValueError as exc:
+        raise CaseError(f"{where}: {exc}") from None
+
+
 def _regex(table: dict, key: str, where: str) -> str | None:
     pattern = table.get(key)
     if pattern is None:
@@ -206,8 +221,8 @@ def _recognition(table, where: str) -> Recognition | None:
         if method not in START_METHODS:
             raise CaseError(f"{where}: unknown start method '{method}'")
     outcome = table.get("outcome")
-    if outcome is not None and outcome not in OUTCOME_NAMES:
-        raise CaseError(f"{where}: unknown outcome '{outcome}'")
+    if outcome is not None:
+        outcome = _outcome(outcome, where)
     if (outcome is None) != (not methods):
         raise CaseError(f"{where}: 'outcome' and 'methods' go together")
     lint = tuple(table.get("lint", ()))

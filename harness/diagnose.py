@@ -59,7 +59,7 @@ def runtime_evidence(case: Case, results: list[RunResult]) -> list[str]:
     recognition = case.recognition
     if recognition is None or recognition.outcome is None:
         return []
-    observed = {r.start_method: r for r in results if r.outcome not in ("skipped", "error")}
+    observed = {r.start_method: r for r in results if r.outcome.was_judged}
     inside = [observed[m] for m in recognition.methods if m in observed]
     outside = [r for m, r in observed.items() if m not in recognition.methods]
     if not inside or not all(_shows(r, case) for r in inside):

@@ -12,8 +12,10 @@ from pathlib import Path
 from harness import needs, runner
 from harness.cases import CASES_DIR, Case
 from harness.memory import largest_growth
+from harness.observation import Observation, Stop
 from harness.outcomes import Outcome, classify, hang_signature
 from harness.results import RunResult
+from harness.settings import RunSettings
 
 OUTPUT_TAIL_LINES = 40
 OUTPUT_TAIL_CHARS = 6000
@@ -71,60 +73,22 @@ def tail(output: str) -> str:
 
 
 def observe(
-    script: Path,
-    start_method: str,
-    timeout_s: float,
-    args: tuple[str, ...] = (),
-    spec: Case | None = None,
-    memory_limit_mb: float | None = None,
-    via_stdin: bool | None = None,
-    stop_after_batches: int | None = None,
-    stall_s: float | None = None,
-    **labels: str,
+    script: Path, start_method: str, settings: RunSettings, judging: Case | None = None, **labels: str
 ) -> RunResult:
     """Runs one script under one start method and classifies what happened.
 
-    With a case `spec`, its settings apply: the memory limit, the sampling, the leak threshold,
-    feeding the script on stdin; `memory_limit_mb` and `via_stdin` override them. `labels` (case,
-    variant) name the run in its result.
+    `judging`: the case whose thresholds judge a run that exited 0 (a leak, a slow start-up).
+    `labels` (case, variant) name the run in its result.
     """
     base = dict(labels, start_method=start_method)
-    run_settings: dict = {}
-    if spec is not None:
-        run_settings = dict(
-            memory_interval_s=spec.memory_interval_s,
-            memory_limit_mb=spec.memory_limit_mb,
-            via_stdin=spec.via_stdin,
-        )
-    if memory_limit_mb is not None:
-        run_settings["memory_limit_mb"] = memory_limit_mb
-    if via_stdin is not None:
-        run_settings["via_stdin"] = via_stdin
-    run_settings.update(stop_after_batches=stop_after_batches, stall_s=stall_s)
     try:
-        observed = runner.run_script(script, start_method, timeout_s, args, **run_settings)
+        observed = runner.run_script(script, start_method, settings)
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
-        return RunResult(**base, outcome=Outcome.ERROR.value, reason=f"{type(exc).__name__}: {exc}")
-    outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, is_library)
-    if outcome is Outcome.HANG:
-        signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
-        if observed.stalled_s is not None:
-            signature = f"no batch for {observed.stalled_s:g} s; {signature}"
-    if observed.stopped_after_batches is not None:
-        signature = f"stopped by the harness after {observed.stopped_after_batches} batches"
-    if observed.process_limit_exceeded:
-        outcome, signature = Outcome.CRASH, observed.process_limit_exceeded
-    elif observed.output_limit_exceeded:
-        outcome, signature = Outcome.CRASH, observed.output_limit_exceeded
-    elif observed.memory_limit_exceeded:
-        outcome, signature = Outcome.LEAK, observed.memory_limit_exceeded
-    elif outcome is Outcome.OK and spec is not None and spec.leak_threshold_mb is not None:
-        outcome, signature = judge_memory(observed.memory or {}, spec.leak_threshold_mb)
-    elif outcome is Outcome.OK and spec is not None and spec.slow_startup_share is not None:
-        outcome, signature = judge_startup(observed.loader_epochs, spec.slow_startup_share)
+        return RunResult(**base, outcome=Outcome.ERROR, reason=f"{type(exc).__name__}: {exc}")
+    outcome, signature = judge(observed, judging)
     return RunResult(
         **base,
-        outcome=outcome.value,
+        outcome=outcome,
         signature=scrub(signature),
         returncode=observed.returncode,
         signal=observed.signal,
@@ -139,6 +103,27 @@ def observe(
         leftovers=[scrub(text) for text in observed.leftovers],
         shm_leftovers=observed.shm_leftovers,
     )
+
+
+def judge(observed: Observation, judging: Case | None) -> tuple[Outcome, str]:
+    """(outcome, signature) of a finished run: why the harness stopped it, else how it ended."""
+    stop = observed.stop
+    if stop in (Stop.PROCESSES, Stop.OUTPUT):
+        return Outcome.CRASH, observed.stop_note
+    if stop is Stop.MEMORY:
+        return Outcome.LEAK, observed.stop_note
+    if stop is Stop.BATCHES:
+        return Outcome.OK, f"stopped by the harness after {observed.stopped_after_batches} batches"
+    outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, is_library)
+    if outcome is Outcome.HANG:
+        signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
+        if stop is Stop.STALL:
+            signature = f"{observed.stop_note}; {signature}"
+    if outcome is Outcome.OK and judging is not None and judging.leak_threshold_mb is not None:
+        return judge_memory(observed.memory or {}, judging.leak_threshold_mb)
+    if outcome is Outcome.OK and judging is not None and judging.slow_startup_share is not None:
+        return judge_startup(observed.loader_epochs, judging.slow_startup_share)
+    return outcome, signature
 
 
 def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:
@@ -174,19 +159,23 @@ def execute(job: Job) -> RunResult:
             case=job.case.name,
             variant=job.variant,
             start_method=job.start_method,
-            outcome=Outcome.SKIPPED.value,
+            outcome=Outcome.SKIPPED,
             reason=reason,
         )
     else:
-        script = job.case.script(job.variant)
         result = observe(
-            script, job.start_method, job.timeout_s, spec=job.case, case=job.case.name, variant=job.variant
+            job.case.script(job.variant),
+            job.start_method,
+            job.case.settings(job.timeout_s),
+            judging=job.case,
+            case=job.case.name,
+            variant=job.variant,
         )
     expectation = job.case.expect[(job.variant, job.start_method)]
     result.expected = expectation.outcome
     result.expected_signature = expectation.signature
     result.expected_unverified = expectation.unverified
-    if result.outcome != Outcome.SKIPPED:
+    if result.outcome is not Outcome.SKIPPED:
         result.matched = expectation.matches(result.outcome, result.signature)
     return result
 

@@ -26,8 +26,46 @@ class Outcome(str, enum.Enum):
     def __str__(self) -> str:
         return self.value
 
+    @classmethod
+    def named(cls, name: str) -> Outcome:
+        """The outcome called `name` in a results file or case.toml; ValueError naming the choices."""
+        try:
+            return cls(name)
+        except ValueError:
+            raise ValueError(f"unknown outcome '{name}' (one of {', '.join(OUTCOME_NAMES)})") from None
+
+    @property
+    def is_failure(self) -> bool:
+        """The run showed a problem: anything but ok, and skipped (which was never run)."""
+        return self not in (Outcome.OK, Outcome.SKIPPED)
+
+    @property
+    def was_judged(self) -> bool:
+        """The script ran and the harness judged it: neither skipped nor a failure of the harness."""
+        return self not in (Outcome.SKIPPED, Outcome.ERROR)
+
+    @property
+    def script_raised(self) -> bool:
+        """The script's own code ended it with an exception: a crash, or its assert (wrong)."""
+        return self in (Outcome.CRASH, Outcome.WRONG)
+
+    @property
+    def style(self) -> str:
+        """How a terminal shows it (rich style)."""
+        return _STYLES[self]
+
 
 OUTCOME_NAMES = tuple(o.value for o in Outcome)
+_STYLES = {
+    Outcome.OK: "green",
+    Outcome.CRASH: "red",
+    Outcome.HANG: "magenta",
+    Outcome.WRONG: "yellow",
+    Outcome.LEAK: "yellow",
+    Outcome.SLOW: "yellow",
+    Outcome.SKIPPED: "dim",
+    Outcome.ERROR: "bold red",
+}
 
 _TRACEBACK_START = re.compile(r"^\s*(Original )?Traceback \(most recent call last\):\s*$")
 # An exception line as Python prints it: "pkg.Name: message" or a bare "Name".

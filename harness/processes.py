@@ -111,8 +111,9 @@ def wait_ended(
     """Waits until every process has ended; returns those still alive at the timeout.
 
     A zombie has ended: it holds nothing but its pid until its parent reaps it. An orphan is
-    reaped by init, which need not be prompt (here, PID 1 reaps about every 2 s), so waiting for
-    its pid to go (as `psutil.wait_procs` does) would add that to every run the harness stops.
+    reaped by init, which need not be prompt (docs/bench.md gives a container's init that took
+    2 s), so waiting for its pid to go (as `psutil.wait_procs` does) would add that to every run
+    the harness stops.
     """
     deadline = time.monotonic() + timeout_s
     alive = [p for p in processes if _alive(p)]

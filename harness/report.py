@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from harness.outcomes import Outcome
 from harness.results import RunResult
 
-STYLES = {
-    "ok": "green",
-    "crash": "red",
-    "hang": "magenta",
-    "wrong": "yellow",
-    "leak": "yellow",
-    "slow": "yellow",
-    "skipped": "dim",
-    "error": "bold red",
-}
-SIGNATURE_WIDTH = 100
+SIGNATURE_WIDTH = 100  # characters of a signature (or a list of leftovers) shown in a table or a line
+OUTPUT_LINES_SHOWN = 8  # lines of a run's output shown under a failed or mismatched run
 
 
 def shorten(text: str, width: int = SIGNATURE_WIDTH) -> str:
@@ -33,16 +26,31 @@ def cleanup_note(result: RunResult) -> str:
     if result.shm_leftovers:
         parts.append(
             f"{len(result.shm_leftovers)} shared-memory file(s) left in /dev/shm (removed by the harness): "
-            + shorten(", ".join(result.shm_leftovers), 160)
+            + shorten(", ".join(result.shm_leftovers))
         )
     return "; ".join(parts)
 
 
+def print_cleanup_note(console: Console, result: RunResult, indent: int) -> None:
+    if note := cleanup_note(result):
+        console.print(f"{' ' * indent}[yellow]left behind:[/] {escape(note)}", soft_wrap=True)
+
+
+def output_end(result: RunResult) -> list[str]:
+    """The last lines of a run's output, as shown under it."""
+    return result.output_tail.splitlines()[-OUTPUT_LINES_SHOWN:]
+
+
+def print_output_end(console: Console, result: RunResult, indent: int) -> None:
+    for line in output_end(result):
+        console.print(f"{' ' * indent}| {line}", markup=False, highlight=False, soft_wrap=True)
+
+
 def cell(result: RunResult) -> Text:
-    text = Text(result.outcome, style=STYLES.get(result.outcome, ""))
+    text = Text(result.outcome.value, style=result.outcome.style)
     if result.signature:
         text.append(f"\n{shorten(result.signature)}", style="dim")
-    if result.outcome == "skipped" and result.reason:
+    if result.outcome is Outcome.SKIPPED and result.reason:
         text.append(f"\n{shorten(result.reason)}", style="dim")
     if result.expected_unverified:
         text.append(f"\nexpected {result.expected}, unverified", style="italic dim")
@@ -69,7 +77,7 @@ def table(results: list[RunResult], methods: list[str]) -> Table:
 def summary(results: list[RunResult]) -> str:
     matched = sum(r.matched is True for r in results)
     mismatched = sum(r.matched is False for r in results)
-    skipped = sum(r.outcome == "skipped" for r in results)
+    skipped = sum(r.outcome is Outcome.SKIPPED for r in results)
     return f"{len(results)} runs: {matched} as expected, {mismatched} MISMATCHED, {skipped} skipped"
 
 
@@ -79,12 +87,11 @@ def mismatch_details(results: list[RunResult]) -> list[str]:
     for r in results:
         if r.matched is not False:
             continue
-        expected = r.expected + (f" matching /{r.expected_signature}/" if r.expected_signature else "")
-        seen = (
-            r.outcome + (f": {r.signature}" if r.signature else "") + (f" ({r.reason})" if r.reason else "")
-        )
+        expected = f"{r.expected}" + (f" matching /{r.expected_signature}/" if r.expected_signature else "")
+        seen = f"{r.outcome}" + (f": {r.signature}" if r.signature else "")
+        seen += f" ({r.reason})" if r.reason else ""
         lines.append(f"MISMATCH {r.case} {r.variant} {r.start_method}: expected {expected}, observed {seen}")
-        lines.extend(f"    | {line}" for line in r.output_tail.splitlines()[-12:])
+        lines.extend(f"    | {line}" for line in output_end(r))
     return lines
 
 
@@ -107,8 +114,8 @@ def agreement(results: list[RunResult], repeat: int) -> Table:
     for (case, variant, method), runs in sorted(by_key.items()):
         agreed = sum(r.matched is True for r in runs)
         judged = sum(r.matched is not None for r in runs)
-        seen = ", ".join(sorted({r.outcome for r in runs}))
+        seen = ", ".join(sorted({r.outcome.value for r in runs}))
         style = "green" if agreed == judged else "bold red"
-        count = f"{agreed}/{judged}" if judged else "skipped"
+        count = f"{agreed}/{judged}" if judged else Outcome.SKIPPED.value
         grid.add_row(case, variant, method, Text(count, style=style if judged else "dim"), seen)
     return grid

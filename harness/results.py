@@ -9,6 +9,8 @@ import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from harness.outcomes import Outcome
+
 SCHEMA_VERSION = 3
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
@@ -37,9 +39,9 @@ class RunResult:
     case: str
     variant: str
     start_method: str
-    outcome: str
+    outcome: Outcome
     signature: str = ""
-    expected: str = ""  # the expected outcome, as case.toml said at the time of the run
+    expected: Outcome | None = None  # as case.toml said at the time of the run ("" in the JSON: none)
     expected_signature: str | None = None
     expected_unverified: bool = False  # case.toml marks that expectation as not yet observed
     matched: bool | None = None  # None: nothing to compare (skipped, or no expectation)
@@ -57,8 +59,17 @@ class RunResult:
     shm_leftovers: list[str] = field(default_factory=list)  # /dev/shm entries it left, removed
     reason: str = ""  # why it was skipped, or how the harness failed
 
+    def __post_init__(self) -> None:
+        # The enum is the type; a name ("crash", as in the JSON) is taken and checked.
+        self.outcome = Outcome.named(self.outcome) if isinstance(self.outcome, str) else self.outcome
+        if isinstance(self.expected, str):
+            self.expected = Outcome.named(self.expected) if self.expected else None
+
     def to_json(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        data["outcome"] = self.outcome.value
+        data["expected"] = self.expected.value if self.expected else ""
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> RunResult:
@@ -66,7 +77,10 @@ class RunResult:
         unknown = set(data) - known
         if unknown:
             raise ResultsError(f"unknown result fields: {', '.join(sorted(unknown))}")
-        return cls(**data)
+        try:
+            return cls(**data)
+        except ValueError as exc:  # an unknown outcome name
+            raise ResultsError(str(exc)) from None
 
     @property
     def key(self) -> tuple[str, str, str]:

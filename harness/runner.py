@@ -1,4 +1,9 @@
-"""Runs one unmodified script under one start method, in isolation, under a timeout."""
+"""Runs one unmodified script under one start method, in isolation, under a timeout.
+
+A run has three steps: `_launch` (its own folder, environment and process session), `_wait` (for
+its exit, or for a reason to stop it) and `_end` (stacks first where it hung, then every process
+of the run ended, and its shared memory removed). Nothing of the run outlives `run_script`.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,13 @@ import tempfile
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from harness import events, processes, shm
-from harness.memory import DEFAULT_MEMORY_LIMIT_MB, MemoryMonitor
-from harness.outcomes import signal_name
+from harness.memory import MemoryMonitor
+from harness.observation import Observation, Stop
+from harness.settings import RunSettings
 
 BOOT_DIR = Path(__file__).resolve().parent / "boot"
 # Runs code read from stdin in __main__ without giving __main__ a file, as an interactive session
@@ -23,39 +29,9 @@ BOOT_DIR = Path(__file__).resolve().parent / "boot"
 INTERACTIVE_MAIN = "import sys; exec(compile(sys.stdin.read(), '<stdin>', 'exec'))"
 OUTPUT_READ_LIMIT = 1 << 20  # bytes of the output's end that classification reads
 OUTPUT_LIMIT_BYTES = 64 << 20  # a run that writes more is stopped: its output must not fill the disk
-PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
 POLL_INTERVAL_S = 0.1  # how soon the script's exit is noticed
 CHECK_INTERVAL_S = 0.25  # how often its processes, memory, output and shared memory are looked at
 LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
-
-
-@dataclass
-class Observation:
-    """The facts of one finished run, before classification."""
-
-    returncode: int | None
-    timed_out: bool
-    duration_s: float
-    output: str
-    stacks: dict[str, str] = field(default_factory=dict)
-    native_stacks: dict[str, str] = field(default_factory=dict)
-    native_stacks_note: str = ""
-    leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, then killed
-    shm_leftovers: list[str] = field(default_factory=list)  # its /dev/shm entries left, then removed
-    memory: dict | None = None
-    memory_limit_exceeded: str = ""
-    output_limit_exceeded: str = ""
-    process_limit_exceeded: str = ""
-    loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
-    root_pid: int | None = None  # the script's own process
-    stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
-    stalled_s: float | None = None  # ended as hung: no batch for this long while iterating
-
-    @property
-    def signal(self) -> str | None:
-        if self.returncode is not None and self.returncode < 0:
-            return signal_name(-self.returncode)
-        return None
 
 
 class _ActiveRuns:
@@ -108,198 +84,197 @@ def read_tail(path: Path, limit: int = OUTPUT_READ_LIMIT) -> str:
     return data.decode("utf-8", errors="replace").replace("\x00", "")
 
 
-def run_script(
-    script: Path,
-    start_method: str,
-    timeout_s: float,
-    args: tuple[str, ...] = (),
-    memory_interval_s: float | None = None,
-    memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB,
-    via_stdin: bool = False,
-    stop_after_batches: int | None = None,
-    stall_s: float | None = None,
-    process_limit: int = PROCESS_LIMIT,
-) -> Observation:
+@dataclass
+class _Run:
+    """One launched run: its folder, its processes and what watches them."""
+
+    workdir: Path
+    run_id: str
+    proc: subprocess.Popen
+    started: float  # time.monotonic() at launch
+    wall_started: float  # time.time() at launch
+    monitor: MemoryMonitor
+    progress: events.ProgressWatch
+    shared: shm.ShmWatch
+
+    @property
+    def probe_dir(self) -> Path:
+        return self.workdir / "probes"
+
+    @property
+    def output_path(self) -> Path:
+        return self.workdir / "output.txt"
+
+    @property
+    def session_id(self) -> int:
+        return self.proc.pid  # start_new_session makes the child a session leader
+
+    def processes(self) -> list:
+        return processes.find_run_processes(self.proc.pid, self.run_id, self.session_id)
+
+
+def run_script(script: Path, start_method: str, settings: RunSettings) -> Observation:
     """Runs `python -X faulthandler script args` as __main__ with `start_method` imposed.
 
-    The run gets its own temporary working directory and process session; stdout and stderr go
-    to one file. At the timeout the Python stacks (and, with py-spy, the native stacks) of every
-    process of the run are collected first, then the whole tree is terminated; the same happens
-    when the run's memory passes `memory_limit_mb`. Nothing of the run outlives this call.
-    `memory_interval_s` turns on the per-process memory series. With `via_stdin` the code is fed
-    on standard input and executed in __main__, which then has no file, as in a Jupyter or IPython
-    session or `python -c`: spawned workers cannot re-import it. The script's folder is put on
-    PYTHONPATH, as a notebook's own folder is importable.
-
-    For scripts that run for hours: `stop_after_batches` ends the run as soon as its main process
-    has received that many batches from its DataLoaders (it works); `stall_s` treats a run as hung
-    when, once it started iterating a DataLoader, no batch arrived for that long. A run with more
-    than `process_limit` processes at once (a script that launches itself again and again) is
-    frozen and killed at once, without stacks.
+    The run gets its own temporary working directory and process session; stdout and stderr go to
+    one file. When it must be stopped while it may be stuck (timeout, stall, memory or output
+    limit), the Python stacks (and, with py-spy, the native stacks) of every process are collected
+    first, then the whole tree is ended. A run past the process limit (a script launching itself
+    again and again) is killed at once, without stacks. With `via_stdin` the script's folder is
+    put on PYTHONPATH, as a notebook's own folder is importable.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
-    probe_dir = workdir / "probes"
-    probe_dir.mkdir()
-    output_path = workdir / "output.txt"
-    run_id = uuid.uuid4().hex
-    script = Path(script).resolve()
-    target = ["-c", INTERACTIVE_MAIN] if via_stdin else [str(script)]
-    command = [sys.executable, "-X", "faulthandler", *target, *args]
-    env = child_environment(start_method, probe_dir, run_id, [str(script.parent)] if via_stdin else [])
-    shared = shm.ShmWatch()  # what /dev/shm held before the run
     try:
-        with open(output_path, "wb") as output, open(script if via_stdin else os.devnull, "rb") as stdin:
-            wall_started, started = time.time(), time.monotonic()
-            proc = subprocess.Popen(
-                command,
-                stdin=stdin,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                cwd=workdir,
-                env=env,
-                start_new_session=True,
-            )
-        session_id = proc.pid  # start_new_session makes the child a session leader
-        ACTIVE_RUNS.add(proc.pid, run_id, session_id)
-        monitor = MemoryMonitor(proc.pid, started, memory_interval_s)
-        observation = Observation(
-            returncode=None, timed_out=False, duration_s=0.0, output="", root_pid=proc.pid
-        )
+        run = _launch(Path(script).resolve(), start_method, settings, workdir)
+        ACTIVE_RUNS.add(run.proc.pid, run.run_id, run.session_id)
         try:
-            progress = events.ProgressWatch(probe_dir / f"{proc.pid}.events", started)
-            check_every = min(CHECK_INTERVAL_S, memory_interval_s or CHECK_INTERVAL_S)
-            limits = _Limits(
-                started + timeout_s,
-                memory_limit_mb,
-                stop_after_batches,
-                stall_s,
-                output_path,
-                process_limit,
-                check_every,
-            )
-            stop = _wait(proc, limits, monitor, progress, shared)
-            if stop == "processes":
-                observation.process_limit_exceeded = (
-                    f"the run started over {process_limit} processes at once ({len(monitor.tree_pids)} "
-                    "seen): does it launch itself again without an `if __name__ == '__main__':` guard? "
-                    "Stopped by the harness"
-                )
-                shared.poll(monitor.tree_pids)
-                processes.kill_all(proc.pid, run_id, session_id)
-                proc.wait()
-            elif stop == "batches":
-                observation.stopped_after_batches = progress.batches
-                tree = processes.find_run_processes(proc.pid, run_id, session_id)
-                shared.poll([p.pid for p in tree], force=True)
-                processes.terminate(tree)
-                proc.wait()
-            elif stop:
-                _stop(proc, run_id, session_id, probe_dir, observation, shared)
-                observation.timed_out = stop in ("timeout", "stall")
-                if stop == "stall":
-                    observation.stalled_s = stall_s
-                if stop == "output":
-                    observation.output_limit_exceeded = (
-                        f"the run wrote over {OUTPUT_LIMIT_BYTES >> 20} MB of output; stopped by the harness"
-                    )
-                if stop == "memory":
-                    observation.memory_limit_exceeded = (
-                        f"the run's memory reached {monitor.peak_total_mb:.0f} MB, over its limit of "
-                        f"{memory_limit_mb:.0f} MB; stopped by the harness"
-                    )
-            observation.duration_s = round(time.monotonic() - started, 3)
-            observation.leftovers = _end_leftovers(proc.pid, run_id, session_id, shared)
-            observation.shm_leftovers = shared.remove_leftovers()
+            stop = _wait(run, settings)
+            observation = _end(run, stop, settings)
         finally:
-            ACTIVE_RUNS.remove(proc.pid)
-        if not stop:
-            observation.returncode = proc.returncode
-        elif stop == "batches":
-            observation.returncode = 0  # it worked; the harness ended it
-        recorded = events.read(probe_dir)
-        observation.loader_epochs = events.loader_epochs(recorded, proc.pid, wall_started)
-        if memory_interval_s is not None:
-            monitor.mark_ready(events.worker_ready(recorded, wall_started))
-            observation.memory = monitor.to_json()
-        observation.output = read_tail(output_path)
+            ACTIVE_RUNS.remove(run.proc.pid)
+        _read_records(run, observation, settings)
         return observation
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@dataclass(frozen=True)
-class _Limits:
-    deadline: float
-    memory_limit_mb: float
-    stop_after_batches: int | None
-    stall_s: float | None
-    output_path: Path
-    process_limit: int
-    check_every_s: float  # CHECK_INTERVAL_S, or the memory sampling interval where that is shorter
+def _launch(script: Path, start_method: str, settings: RunSettings, workdir: Path) -> _Run:
+    (workdir / "probes").mkdir()
+    run_id = uuid.uuid4().hex
+    target = ["-c", INTERACTIVE_MAIN] if settings.via_stdin else [str(script)]
+    command = [sys.executable, "-X", "faulthandler", *target, *settings.args]
+    extra_path = [str(script.parent)] if settings.via_stdin else []
+    env = child_environment(start_method, workdir / "probes", run_id, extra_path)
+    shared = shm.ShmWatch()  # what /dev/shm held before the run
+    stdin_path = script if settings.via_stdin else os.devnull
+    with open(workdir / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:
+        wall_started, started = time.time(), time.monotonic()
+        proc = subprocess.Popen(
+            command,
+            stdin=stdin,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            cwd=workdir,
+            env=env,
+            start_new_session=True,
+        )
+    return _Run(
+        workdir=workdir,
+        run_id=run_id,
+        proc=proc,
+        started=started,
+        wall_started=wall_started,
+        monitor=MemoryMonitor(proc.pid, started, settings.memory_interval_s),
+        progress=events.ProgressWatch(workdir / "probes" / f"{proc.pid}.events", started),
+        shared=shared,
+    )
 
 
-def _wait(
-    proc, limits: _Limits, monitor: MemoryMonitor, progress: events.ProgressWatch, shared: shm.ShmWatch
-) -> str:
-    """Waits for the script's exit: "" when it exited, else why it must be stopped:
-    "timeout", "memory", "output" (too much of it), "processes" (too many), "batches" (enough
-    progress seen) or "stall" (no batch for too long)."""
-    watching = limits.stop_after_batches is not None or limits.stall_s is not None
+def _wait(run: _Run, settings: RunSettings) -> Stop:
+    """Waits for the script's exit (Stop.EXITED), or until there is a reason to stop it."""
+    deadline = run.started + settings.timeout_s
+    check_every = min(CHECK_INTERVAL_S, settings.memory_interval_s or CHECK_INTERVAL_S)
     next_check = 0.0
-    while time.monotonic() < limits.deadline:
+    while time.monotonic() < deadline:
         try:
-            proc.wait(timeout=POLL_INTERVAL_S)
-            return ""
+            run.proc.wait(timeout=POLL_INTERVAL_S)
+            return Stop.EXITED
         except subprocess.TimeoutExpired:
             pass
-        if time.monotonic() < next_check:
-            continue
-        next_check = time.monotonic() + limits.check_every_s
-        if monitor.poll() > limits.memory_limit_mb:
-            return "memory"
-        if len(monitor.tree_pids) > limits.process_limit:
-            return "processes"
-        shared.poll(monitor.tree_pids)
-        if limits.output_path.stat().st_size > OUTPUT_LIMIT_BYTES:
-            return "output"
-        if watching:
-            now = time.monotonic()
-            progress.poll(now)
-            if limits.stop_after_batches is not None and progress.batches >= limits.stop_after_batches:
-                return "batches"
-            if (
-                limits.stall_s is not None
-                and progress.iterating
-                and now - progress.last_progress > limits.stall_s
-            ):
-                return "stall"
-    return "timeout"
+        if time.monotonic() >= next_check:
+            next_check = time.monotonic() + check_every
+            stop = _limit_passed(run, settings) or _progress_says(run, settings)
+            if stop:
+                return stop
+    return Stop.TIMEOUT
 
 
-def _stop(
-    proc, run_id: str, session_id: int, probe_dir: Path, observation: Observation, shared: shm.ShmWatch
-) -> None:
-    """Records the stacks (and shared memory) of every process of the run, then ends them all."""
-    tree = processes.find_run_processes(proc.pid, run_id, session_id)
-    shared.poll([p.pid for p in tree], force=True)
-    observation.stacks = processes.dump_stacks(tree, probe_dir)
-    observation.native_stacks, observation.native_stacks_note = processes.dump_native_stacks(tree)
-    processes.terminate(tree)
-    proc.wait()
+def _limit_passed(run: _Run, settings: RunSettings) -> Stop | None:
+    if run.monitor.poll() > settings.memory_limit_mb:
+        return Stop.MEMORY
+    if len(run.monitor.tree_pids) > settings.process_limit:
+        return Stop.PROCESSES
+    run.shared.poll(run.monitor.tree_pids)
+    if run.output_path.stat().st_size > OUTPUT_LIMIT_BYTES:
+        return Stop.OUTPUT
+    return None
 
 
-def _end_leftovers(root_pid: int, run_id: str, session_id: int, shared: shm.ShmWatch) -> list[str]:
+def _progress_says(run: _Run, settings: RunSettings) -> Stop | None:
+    if not settings.watches_progress:
+        return None
+    now = time.monotonic()
+    run.progress.poll(now)
+    if settings.stop_after_batches is not None and run.progress.batches >= settings.stop_after_batches:
+        return Stop.BATCHES
+    stalled = settings.stall_s is not None and now - run.progress.last_progress > settings.stall_s
+    return Stop.STALL if stalled and run.progress.iterating else None
+
+
+def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
+    """Ends every process of the run as `stop` asks, then what outlived the script."""
+    observation = Observation(stop=stop, stop_note=_stop_note(run, stop, settings), root_pid=run.proc.pid)
+    if stop is Stop.PROCESSES:
+        run.shared.poll(run.monitor.tree_pids)
+        processes.kill_all(run.proc.pid, run.run_id, run.session_id)
+    elif stop is not Stop.EXITED:
+        tree = run.processes()
+        run.shared.poll([p.pid for p in tree], force=True)
+        if stop.takes_stacks:
+            observation.stacks = processes.dump_stacks(tree, run.probe_dir)
+            observation.native_stacks, observation.native_stacks_note = processes.dump_native_stacks(tree)
+        processes.terminate(tree)
+    run.proc.wait()
+    if stop is Stop.BATCHES:
+        observation.stopped_after_batches = run.progress.batches
+    observation.returncode = {Stop.EXITED: run.proc.returncode, Stop.BATCHES: 0}.get(stop)
+    observation.duration_s = round(time.monotonic() - run.started, 3)
+    observation.leftovers = _end_leftovers(run)
+    observation.shm_leftovers = run.shared.remove_leftovers()
+    return observation
+
+
+def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
+    if stop is Stop.PROCESSES:
+        return (
+            f"the run started over {settings.process_limit} processes at once "
+            f"({len(run.monitor.tree_pids)} seen): does it launch itself again without an "
+            "`if __name__ == '__main__':` guard? Stopped by the harness"
+        )
+    if stop is Stop.OUTPUT:
+        return f"the run wrote over {OUTPUT_LIMIT_BYTES >> 20} MB of output; stopped by the harness"
+    if stop is Stop.MEMORY:
+        return (
+            f"the run's memory reached {run.monitor.peak_total_mb:.0f} MB, over its limit of "
+            f"{settings.memory_limit_mb:.0f} MB; stopped by the harness"
+        )
+    if stop is Stop.STALL:
+        return f"no batch for {settings.stall_s:g} s"
+    return ""
+
+
+def _read_records(run: _Run, observation: Observation, settings: RunSettings) -> None:
+    """What the probes recorded (DataLoader epochs, workers' start of service) and the output."""
+    recorded = events.read(run.probe_dir)
+    observation.loader_epochs = events.loader_epochs(recorded, run.proc.pid, run.wall_started)
+    if settings.memory_interval_s is not None:
+        run.monitor.mark_ready(events.worker_ready(recorded, run.wall_started))
+        observation.memory = run.monitor.to_json()
+    observation.output = read_tail(run.output_path)
+
+
+def _end_leftovers(run: _Run) -> list[str]:
     """Processes of the run still alive after its main process ended: waited for, then killed.
 
     Returns a description of each ("pid N, parent P: command").
     """
     deadline = time.monotonic() + LEFTOVER_GRACE_S
-    left = processes.find_run_processes(root_pid, run_id, session_id)
+    left = run.processes()
     while left and time.monotonic() < deadline:
         time.sleep(POLL_INTERVAL_S)
-        left = processes.find_run_processes(root_pid, run_id, session_id)
+        left = run.processes()
     described = [processes.describe(p) for p in sorted(left, key=lambda p: p.pid)]
     if left:
-        shared.poll([p.pid for p in left], force=True)
+        run.shared.poll([p.pid for p in left], force=True)
         processes.terminate(left)
     return described

@@ -1,19 +1,53 @@
-"""Shared fixtures: the catalog, and the whole case matrix run once through the harness."""
+"""Shared fixtures and helpers: the catalog, the whole case matrix run once, the harness as a
+command, and the checks that a test's runs left nothing behind.
+
+A test judges only the runs it started: every process this test session starts carries
+DLP_TEST_SESSION in its environment, and the session's temporary folder is its own, so a second
+test suite on the same machine is neither seen nor disturbed.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
 from pathlib import Path
 
+import psutil
 import pytest
 
-from harness import matrix
+from harness import matrix, processes, shm
 from harness.cases import START_METHODS, VARIANTS, discover
 
-TESTS_DIR = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parent.parent
+TESTS_DIR = ROOT / "tests"
 SCRIPTS_DIR = TESTS_DIR / "scripts"
 OUTPUTS_DIR = TESTS_DIR / "outputs"
 JOBS = max(2, os.cpu_count() or 1)
+SESSION_VARIABLE = "DLP_TEST_SESSION"
+
+# Set at import, before any test starts a process: children inherit both.
+os.environ.setdefault(SESSION_VARIABLE, uuid.uuid4().hex)
+SESSION = os.environ[SESSION_VARIABLE]
+SESSION_TMP = Path(tempfile.mkdtemp(prefix=f"dlp-tests-{SESSION[:8]}-"))
+os.environ["TMPDIR"] = str(SESSION_TMP)
+tempfile.tempdir = str(SESSION_TMP)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(SESSION_TMP, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config, items):
+    """Whatever runs the case matrix, or drives a browser, is slow: no test can forget to say so."""
+    for item in items:
+        if "matrix_results" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -26,3 +60,72 @@ def matrix_results(catalog):
     """Every case × variant × start method, observed once (in parallel) for the whole session."""
     jobs = matrix.plan(catalog, list(VARIANTS), list(START_METHODS), timeout_s=None)
     return {result.key: result for result in matrix.run_all(jobs, JOBS)}
+
+
+def harness(*args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
+    """`python -m harness ARGS` from the repository root, its output captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "harness", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **options,
+    )
+
+
+def one_line_error(completed: subprocess.CompletedProcess) -> str:
+    """The one line of a bad-input error (exit 2, no traceback)."""
+    assert completed.returncode == 2, completed.stdout + completed.stderr
+    assert "Traceback" not in completed.stderr
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == 1, completed.stderr
+    return lines[0]
+
+
+def _ours(process: psutil.Process) -> bool:
+    try:
+        environ = process.environ()
+    except psutil.Error:
+        return False
+    return processes.RUN_ID_VARIABLE in environ and environ.get(SESSION_VARIABLE) == SESSION
+
+
+def run_processes_alive() -> list[psutil.Process]:
+    """The processes of runs that this test session started and that are still alive."""
+    alive = [p for p in psutil.process_iter() if p.pid != os.getpid() and _ours(p)]
+    return [p for p in alive if _running(p)]
+
+
+def _running(process: psutil.Process) -> bool:
+    try:
+        return process.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def run_dirs() -> set[str]:
+    return {p.name for p in SESSION_TMP.glob("dlp-run-*")}
+
+
+@pytest.fixture
+def contained():
+    """Asserts afterwards: no process of the test's runs is alive, no run folder of them is left,
+    and no /dev/shm entry that they made or held is left (watched while the test ran)."""
+    watch = shm.ShmWatch()
+    dirs_before = run_dirs()
+    stop = threading.Event()
+
+    def follow() -> None:
+        while not stop.wait(0.1):
+            watch.poll([p.pid for p in psutil.process_iter() if _ours(p)])
+
+    follower = threading.Thread(target=follow, daemon=True)
+    follower.start()
+    yield
+    stop.set()
+    follower.join()
+    time.sleep(0.3)
+    assert run_processes_alive() == []
+    assert run_dirs() <= dirs_before
+    assert watch.leftovers() == []

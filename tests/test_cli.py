@@ -1,29 +1,22 @@
-"""`python -m harness` from the outside: listing, and bad input ending in one line and exit 2."""
+"""`python -m harness` from the outside: listing, bad input ending in one line and exit 2, and a
+light start (no torch, no numpy) for the commands that run no code."""
 
 from __future__ import annotations
 
+import io
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-ROOT = Path(__file__).resolve().parent.parent
+from harness.commands import check_script, run_cases, run_script
+from harness.outcomes import Outcome
+from harness.results import RunResult
+from tests.conftest import ROOT, harness, one_line_error
+
 GOOD_TOML = (ROOT / "cases" / "03_lambda_collate" / "case.toml").read_text()
-
-
-def harness(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "harness", *args], cwd=ROOT, capture_output=True, text=True, timeout=60
-    )
-
-
-def one_line_error(completed: subprocess.CompletedProcess) -> str:
-    assert completed.returncode == 2, completed.stdout + completed.stderr
-    assert "Traceback" not in completed.stderr
-    lines = completed.stderr.strip().splitlines()
-    assert len(lines) == 1, completed.stderr
-    return lines[0]
 
 
 def make_case(root: Path, toml: str | None, scripts=("broken.py", "fixed.py"), name="01_demo") -> Path:
@@ -142,3 +135,63 @@ def test_damaged_results_file_is_refused_before_running(tmp_path):
     damaged.write_text("{not json")
     line = one_line_error(harness("run", "1", "--results", str(damaged)))
     assert str(damaged) in line and "damaged" in line
+
+
+LIGHT_START = """
+import sys
+from harness.cli import main
+status = main(sys.argv[1:])
+heavy = sorted(m for m in ("torch", "numpy", "matplotlib", "harness.bench.command") if m in sys.modules)
+print("imported:", ",".join(heavy) or "nothing heavy")
+sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["lint", "cases/09_duplicated_randomness/broken.py"], 1),
+        (["lint", "--notebook", "cases"], 1),
+        (["list"], 0),
+        (["run", "1", "--timeout", "soon"], 2),
+        (["check", "no/such.py"], 2),
+        (["bench", "--workload", "gpu"], 2),
+        (["script", "cases/01_missing_main_guard/broken.py", "--jobs", "0"], 2),
+        (["nonsense"], 2),
+    ],
+)
+def test_commands_that_run_no_code_leave_torch_and_numpy_unimported(args, status):
+    completed = subprocess.run(
+        [sys.executable, "-c", LIGHT_START, *args], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert completed.returncode == status, completed.stdout + completed.stderr
+    assert completed.stdout.strip().splitlines()[-1] == "imported: nothing heavy"
+
+
+def test_the_light_start_test_would_see_torch():
+    """The check above can fail: a command that imports numpy is caught by it."""
+    code = LIGHT_START.replace("status = main", "import numpy\nstatus = main")
+    completed = subprocess.run(
+        [sys.executable, "-c", code, "list"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert completed.stdout.strip().splitlines()[-1] == "imported: numpy"
+
+
+def test_causes_and_leftovers_are_printed_as_text_not_markup():
+    """A cause such as `KeyError: '[x]'` or a stray `[/]` prints as it is, in every command."""
+    console = Console(file=io.StringIO(), width=300)
+    odd = "KeyError: '[x]' [/] [bold]"
+    result = RunResult(
+        case="c",
+        variant="v",
+        start_method="fork",
+        outcome=Outcome.CRASH,
+        signature=odd,
+        output_tail=odd,
+        shm_leftovers=[odd],
+    )
+    run_cases._print_not_ok(console, [result])
+    run_script.print_result(console, result)
+    check_script._print_check(console, [result], [], [])
+    printed = console.file.getvalue()
+    assert printed.count(odd) >= 6, printed

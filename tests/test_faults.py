@@ -4,55 +4,42 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 import time
 from pathlib import Path
 
 import psutil
 import pytest
 
-from harness import matrix, report, runner, shm
+from harness import matrix, report, shm
 from harness.runner import OUTPUT_LIMIT_BYTES
-from tests.test_interruption import run_processes_alive
+from harness.settings import PROCESS_LIMIT, RunSettings
 
 FAULTS = Path(__file__).resolve().parent / "faults"
+slow = pytest.mark.slow
 
 
-def run_dirs() -> set[str]:
-    return {p.name for p in Path(tempfile.gettempdir()).glob("dlp-run-*")}
+def observe(name: str, timeout: float = 30, **settings):
+    return matrix.observe(
+        FAULTS / name, "fork", RunSettings(timeout_s=timeout, **settings), case=name, variant="fault"
+    )
 
 
-@pytest.fixture
-def contained():
-    """Asserts afterwards: no process of any run is alive, no run folder and no /dev/shm entry is new."""
-    shm = Path("/dev/shm")
-    shm_before = set(os.listdir(shm)) if shm.is_dir() else set()
-    dirs_before = run_dirs()
-    yield
-    time.sleep(0.3)
-    assert run_processes_alive() == []
-    assert run_dirs() <= dirs_before
-    if shm.is_dir():
-        assert set(os.listdir(shm)) <= shm_before
-
-
-def observe(name: str, timeout: float = 30, **options):
-    return matrix.observe(FAULTS / name, "fork", timeout, case=name, variant="fault", **options)
-
-
+@slow
 def test_ignoring_sigterm_does_not_save_a_hung_run(contained):
     started = time.monotonic()
     result = observe("ignores_sigterm.py", timeout=6)
     assert result.outcome == "hang"
-    assert time.monotonic() - started < 6 + 10
+    assert time.monotonic() - started < 6 + 30, "its SIGTERM handler did not keep it alive"
 
 
+@slow
 def test_a_grandchild_in_its_own_session_is_found_and_ended(contained):
     result = observe("escapes_session.py")
     assert result.outcome == "ok"
     assert len(result.leftovers) == 1 and "escapes_session.py" in result.leftovers[0]
 
 
+@slow
 def test_huge_output_is_capped_and_the_tail_kept(contained):
     result = observe("huge_output.py", timeout=120)
     assert result.outcome == "crash"
@@ -63,18 +50,21 @@ def test_huge_output_is_capped_and_the_tail_kept(contained):
     assert 0 < len(result.output_tail) <= matrix.OUTPUT_TAIL_CHARS
 
 
+@slow
 def test_bytes_that_are_not_utf8_and_no_newline(contained):
     result = observe("odd_output.py")
     assert result.outcome == "crash" and result.returncode == 3
     assert "caf\ufffd" in result.output_tail and result.output_tail.endswith("partial line without newline")
 
 
+@slow
 def test_death_by_signal_names_the_signal(contained):
     result = observe("segfaults.py")
     assert (result.outcome, result.signal) == ("crash", "SIGSEGV")
     assert result.signature == "killed by SIGSEGV" or "Segmentation fault" in result.signature
 
 
+@slow
 def test_a_worker_killed_by_sigkill_gives_torchs_own_line(contained):
     result = observe("kills_worker.py")
     assert result.outcome == "crash"
@@ -82,18 +72,23 @@ def test_a_worker_killed_by_sigkill_gives_torchs_own_line(contained):
     assert result.signature.endswith("is killed by signal: Killed.")
 
 
+@slow
 def test_closing_its_own_output_is_fine(contained):
     assert observe("closes_output.py").outcome == "ok"
 
 
+@slow
 def test_unbounded_memory_is_stopped_by_the_limit(contained, tmp_path):
     hog = tmp_path / "hog.py"
     hog.write_text("blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))\n")
-    result = matrix.observe(hog, "fork", 60, case="hog", variant="fault", memory_limit_mb=500)
+    result = matrix.observe(
+        hog, "fork", RunSettings(timeout_s=60, memory_limit_mb=500), case="hog", variant="fault"
+    )
     assert result.outcome == "leak" and "over its limit of 500 MB" in result.signature
     assert psutil.virtual_memory().available > 2 << 30
 
 
+@slow
 def test_shared_memory_left_by_a_killed_run_is_recorded_and_removed(contained):
     result = observe("leaves_shm.py", timeout=8)
     assert result.outcome == "hang"
@@ -136,10 +131,10 @@ def test_processes_are_not_read_while_nothing_new_is_in_shared_memory(tmp_path, 
     assert read == [1, 2] and watch.held == {"psm_new"}
 
 
+@slow
 def test_a_script_that_respawns_itself_is_stopped_at_the_process_limit(contained):
-    started = time.monotonic()
     result = observe("respawns.py", timeout=60)
     assert result.outcome == "crash"
-    assert result.signature.startswith(f"the run started over {runner.PROCESS_LIMIT} processes at once")
+    assert result.signature.startswith(f"the run started over {PROCESS_LIMIT} processes at once")
     assert "__main__" in result.signature
-    assert time.monotonic() - started < 30  # stopped by the limit, not by the 60 s timeout
+    assert result.duration_s < 45  # stopped by the process limit, not by the 60 s timeout

@@ -7,6 +7,7 @@ import pytest
 from harness import matrix
 from harness.memory import largest_growth, worker_summary
 from harness.outcomes import Outcome
+from harness.settings import RunSettings
 
 
 def series(role, samples, ready=None):
@@ -55,6 +56,7 @@ def test_spawn_workers_start_with_their_own_copy(matrix_results):
     assert all(w["growth_mb"] < 40 for w in broken.values())
 
 
+@pytest.mark.slow
 def test_memory_limit_stops_the_run_and_is_recorded(tmp_path):
     hog = tmp_path / "hog.py"
     hog.write_text(
@@ -64,7 +66,9 @@ def test_memory_limit_stops_the_run_and_is_recorded(tmp_path):
         "    blocks.append(bytearray(50 * 1024 * 1024))\n"
         "    time.sleep(0.05)\n"
     )
-    result = matrix.observe(hog, "fork", 60, case="hog", variant="probe", memory_limit_mb=400)
+    result = matrix.observe(
+        hog, "fork", RunSettings(timeout_s=60, memory_limit_mb=400), case="hog", variant="probe"
+    )
     assert result.outcome == "leak"
     assert "over its limit of 400 MB; stopped by the harness" in result.signature
     assert result.duration_s < 30

@@ -7,6 +7,7 @@ import pytest
 
 from harness import matrix
 from harness.outcomes import Outcome
+from harness.settings import RunSettings
 
 
 @pytest.mark.parametrize(("variant", "method"), [("broken", "spawn"), ("fixed", "spawn"), ("broken", "fork")])
@@ -36,20 +37,22 @@ def test_judge_startup():
     assert matrix.judge_startup([epoch(1.0, 2.0)], 0.25)[0] is Outcome.ERROR, "one epoch cannot show it"
 
 
+@pytest.mark.slow
 def test_stdin_mode_runs_code_in_a_main_without_a_file(tmp_path):
     script = tmp_path / "cell.py"
     script.write_text(
         "import __main__, sys\nprint('file' if hasattr(__main__, '__file__') else 'no file', sys.argv)\n"
     )
-    plain = matrix.observe(script, "spawn", 30, case="c", variant="v")
-    fed = matrix.observe(script, "spawn", 30, via_stdin=True, case="c", variant="v")
+    plain = matrix.observe(script, "spawn", RunSettings(timeout_s=30), case="c", variant="v")
+    fed = matrix.observe(script, "spawn", RunSettings(30, via_stdin=True), case="c", variant="v")
     assert plain.output_tail.startswith("file")
     assert fed.outcome == "ok" and fed.output_tail.startswith("no file"), fed.output_tail
 
 
+@pytest.mark.slow
 def test_stdin_mode_makes_the_scripts_folder_importable(tmp_path):
     (tmp_path / "helper_module.py").write_text("VALUE = 42\n")
     script = tmp_path / "cell.py"
     script.write_text("from helper_module import VALUE\nprint(VALUE)\n")
-    fed = matrix.observe(script, "fork", 30, via_stdin=True, case="c", variant="v")
+    fed = matrix.observe(script, "fork", RunSettings(30, via_stdin=True), case="c", variant="v")
     assert fed.output_tail.strip() == "42", fed.output_tail

@@ -50,6 +50,7 @@ def site(tmp_path_factory) -> Path:
     return site_dir
 
 
+@pytest.mark.slow
 def test_every_case_has_a_page_with_its_code_and_observations(site):
     for case in discover():
         page = (site / "cases" / case.name / "index.html").read_text()
@@ -61,11 +62,13 @@ def test_every_case_has_a_page_with_its_code_and_observations(site):
         assert "<!-- dlp:" not in page and "--8&lt;--" not in page
 
 
+@pytest.mark.slow
 def test_hang_page_shows_the_stacks(site):
     page = (site / "cases" / "04_opencv_thread_deadlock" / "index.html").read_text()
     assert "Stacks at the timeout" in page and "limit_opencv_threads" in page
 
 
+@pytest.mark.slow
 def test_plots_are_drawn_with_alt_text(site):
     page = (site / "comparison" / "index.html").read_text()
     for name in ("memory", "startup"):
@@ -74,6 +77,7 @@ def test_plots_are_drawn_with_alt_text(site):
     assert 'alt="Worker memory over time for case 06' in page
 
 
+@pytest.mark.slow
 def test_case_without_readme_fails_the_build(tmp_path):
     cases = tmp_path / "cases"
     shutil.copytree(ROOT / "cases", cases)
@@ -83,6 +87,7 @@ def test_case_without_readme_fails_the_build(tmp_path):
     assert "03_lambda_collate: the case has no README.md" in completed.stderr
 
 
+@pytest.mark.slow
 def test_results_file_failing_its_schema_fails_the_build(tmp_path):
     results = tmp_path / "results"
     results.mkdir()
@@ -94,6 +99,7 @@ def test_results_file_failing_its_schema_fails_the_build(tmp_path):
     assert "linux-py3.11-torch9.json: schema version 999" in completed.stderr
 
 
+@pytest.mark.slow
 def test_bench_page_shows_the_recorded_figures(site):
     page = (site / "bench" / "index.html").read_text()
     for name in ("bench-throughput", "bench-first-batch"):
@@ -105,6 +111,7 @@ def test_bench_page_shows_the_recorded_figures(site):
     assert "the harness added" in page and "| " not in page  # the tables rendered as tables
 
 
+@pytest.mark.slow
 def test_without_a_bench_file_the_bench_page_says_how_to_make_one(tmp_path):
     results = tmp_path / "results"
     shutil.copytree(ROOT / "results", results, ignore=shutil.ignore_patterns("bench"))
@@ -114,6 +121,7 @@ def test_without_a_bench_file_the_bench_page_says_how_to_make_one(tmp_path):
     assert "No bench figures recorded yet" in page and "nox -s bench" in page
 
 
+@pytest.mark.slow
 def test_a_damaged_bench_file_fails_the_build_naming_it(tmp_path):
     (tmp_path / "bench").mkdir()
     (tmp_path / "bench" / "linux-py3.11-torch9.json").write_text('{"schema": 1, "sweeps": ')
@@ -175,6 +183,7 @@ def browser(tmp_path_factory):
 PAGES = ["", "comparison/", "cases/04_opencv_thread_deadlock/", "bench/"]
 
 
+@pytest.mark.browser
 @pytest.mark.parametrize("path", PAGES)
 def test_page_loads_without_console_errors_and_its_links_resolve(browser, served, path):
     browser.get(served + path)
@@ -189,6 +198,7 @@ def test_page_loads_without_console_errors_and_its_links_resolve(browser, served
             assert response.status == 200, link
 
 
+@pytest.mark.browser
 def test_comparison_table_has_a_row_per_case_and_variant(browser, served):
     browser.get(served + "comparison/")
     table = browser.find_elements("css selector", "article table")[0]
@@ -201,6 +211,7 @@ def test_comparison_table_has_a_row_per_case_and_variant(browser, served):
     assert browser.save_screenshot(str(ARTIFACTS / "comparison.png"))
 
 
+@pytest.mark.slow
 def test_real_windows_results_get_a_column_beside_the_emulated_one(tmp_path):
     from harness import results
     from harness.results import ResultsFile, RunResult
@@ -220,6 +231,7 @@ def test_real_windows_results_get_a_column_beside_the_emulated_one(tmp_path):
     assert first_row.count("not recorded") == 3 and "dlp-crash" in first_row
 
 
+@pytest.mark.slow
 def test_signatures_keep_their_underscores(site):
     page = (site / "comparison" / "index.html").read_text()
     assert "on &lt;module &#39;__main__&#39; (built-in)&gt;" in page or "&#95;&#95;main&#95;&#95;" in page

@@ -1,4 +1,5 @@
-"""`python -m harness bench`: the measurements in order, with progress, then the report and the file."""
+"""`python -m harness bench` at work: the measurements in order, with progress, then the report
+and the file."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 
 import psutil
@@ -18,71 +19,10 @@ from rich.console import Console
 
 from harness import environment, results
 from harness.bench import jobs, overhead, plan, report, summary, workloads
-from harness.cases import START_METHODS, discover, select
+from harness.cases import discover, select
 
 SCHEMA_VERSION = 1
 BENCH_DIR = results.RESULTS_DIR / "bench"
-
-
-def add_parser(commands, usage_error) -> None:
-    bench = commands.add_parser("bench", help="measure DataLoader start-up and throughput on this machine")
-    bench.add_argument("--quick", action="store_true", help="a smaller plan, under 2 minutes here")
-    bench.add_argument(
-        "--workload", default=",".join(plan.WORKLOADS), help="cpu, io or both (comma-separated)"
-    )
-    bench.add_argument("--start-method", default=",".join(START_METHODS), help="comma-separated list")
-    bench.add_argument("--max-workers", help="largest num_workers to measure (default: twice the CPU count)")
-    bench.add_argument("--no-overhead", action="store_true", help="skip the harness-overhead measurement")
-    bench.add_argument(
-        "--overhead-cases",
-        help="cases for the overhead measurement, comma-separated, or 'all' for the full reproduce + "
-        "verify matrix (default: 01,04: a crash and a hang)",
-    )
-    bench.add_argument(
-        "--overhead-repeat",
-        default="1",
-        help="pairs of overhead passes, in alternating order (default 1)",
-    )
-    bench.add_argument(
-        "--no-loaders", action="store_true", help="measure only the harness overhead (no DataLoader sweep)"
-    )
-    bench.add_argument(
-        "--results", type=Path, help="bench file (default: results/bench/<os>-py<X.Y>-torch<V>.json)"
-    )
-    bench.add_argument("--no-record", action="store_true", help="do not write a bench file")
-    bench.set_defaults(handler=command_bench)
-
-
-def chosen_plan(args: argparse.Namespace, usage_error) -> plan.Plan:
-    chosen = plan.QUICK if args.quick else plan.DEFAULT
-    kinds = tuple(k.strip() for k in args.workload.split(",") if k.strip())
-    methods = tuple(m.strip() for m in args.start_method.split(",") if m.strip())
-    for kind in kinds:
-        if kind not in plan.WORKLOADS:
-            raise usage_error(f"unknown workload '{kind}'; choose from {', '.join(plan.WORKLOADS)}")
-    for method in methods:
-        if method not in START_METHODS:
-            raise usage_error(f"unknown start method '{method}'; choose from {', '.join(START_METHODS)}")
-    if not kinds or not methods:
-        raise usage_error("--workload and --start-method need at least one value each")
-    chosen = replace(chosen, workloads=kinds, methods=methods, overhead=not args.no_overhead)
-    if args.no_loaders and args.no_overhead:
-        raise usage_error("--no-loaders with --no-overhead leaves nothing to measure")
-    if args.no_loaders:
-        chosen = replace(chosen, workloads=(), autotune=False)
-    if not args.overhead_repeat.isdigit() or int(args.overhead_repeat) < 1:
-        raise usage_error(
-            f"--overhead-repeat must be a whole number of at least 1, not '{args.overhead_repeat}'"
-        )
-    chosen = replace(chosen, overhead_repeat=int(args.overhead_repeat))
-    if args.overhead_cases is not None:
-        names = [n.strip() for n in args.overhead_cases.split(",") if n.strip()]
-        chosen = replace(chosen, overhead_cases=() if names == ["all"] else tuple(names))
-    if args.max_workers is not None:
-        if not args.max_workers.isdigit():
-            raise usage_error(f"--max-workers must be a whole number, not '{args.max_workers}'")
-        chosen = replace(chosen, name="custom", worker_counts=tuple(range(int(args.max_workers) + 1)))
-    return chosen
 
 
 def describe_machine() -> dict:
@@ -106,8 +46,8 @@ def _cpu_model() -> str:
     return platform.processor() or platform.machine()
 
 
-def command_bench(args: argparse.Namespace, console: Console, usage_error) -> int:
-    chosen = chosen_plan(args, usage_error)
+def measure_and_record(chosen: plan.Plan, args: argparse.Namespace, console: Console) -> int:
+    """Measures what `chosen` asks, prints the report and records the figures (unless --no-record)."""
     machine = describe_machine()
     console.print(
         f"Benchmark ({'quick' if args.quick else 'default'} plan) on {machine['cpu_model']}, "

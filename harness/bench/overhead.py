@@ -9,7 +9,6 @@ stack collection at timeouts, process and memory monitoring, classification, res
 from __future__ import annotations
 
 import contextlib
-import resource
 import shlex
 import subprocess
 import tempfile
@@ -22,6 +21,7 @@ import psutil
 from harness import matrix, needs, processes, runner, shm
 from harness.cases import VARIANTS, Case
 from harness.matrix import Job
+from harness.outcomes import Outcome
 
 
 def runnable_jobs(cases: list[Case], methods: list[str]) -> list[Job]:
@@ -39,8 +39,8 @@ def through_harness(jobs: list[Job], parallel: int) -> tuple[float, float, list]
 
 
 def _own_cpu_s() -> float:
-    used = resource.getrusage(resource.RUSAGE_SELF)
-    return used.ru_utime + used.ru_stime
+    used = psutil.Process().cpu_times()
+    return used.user + used.system
 
 
 def shell_script(job: Job, marker: str) -> str:
@@ -118,5 +118,5 @@ def hang_latency(jobs: list[Job], observed: list) -> list[dict]:
     return [
         {"run": " ".join(r.key), "timeout_s": timeouts[r.key], "reported_after_s": r.duration_s}
         for r in observed
-        if r.outcome == "hang"
+        if r.outcome is Outcome.HANG
     ]

@@ -1,4 +1,4 @@
-"""What a bench run measures: the default plan (under 10 minutes here) and the quick one."""
+"""What a bench run measures: the default plan (under 10 minutes on 2 CPUs) and the quick one."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ class Plan:
     io_latency_ms: float = 4.0
     startup_megabytes: tuple[int, ...] = (0, 64, 256)
     startup_repeats: int = 2
-    # a crash and a hang (stacks, native stacks, kill): two cases keep the default bench under 10
-    # minutes; () = the full reproduce + verify matrix, about 7 minutes a pass here on its own
+    # a crash and a hang (stacks, native stacks, kill): two cases keep the default bench short
+    # (docs/bench.md gives its time); () = the full reproduce + verify matrix, many times longer
     overhead_cases: tuple[str, ...] = ("01", "04")
     overhead_methods: tuple[str, ...] = tuple(START_METHODS)
     overhead_repeat: int = 1  # pairs of passes, in alternating order

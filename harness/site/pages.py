@@ -6,6 +6,7 @@ import difflib
 import html
 
 from harness.cases import START_METHODS, VARIANTS, Case
+from harness.outcomes import Outcome
 from harness.results import RunResult
 from harness.site.results_data import SPAWN_SYSTEMS, Recorded
 
@@ -47,7 +48,7 @@ def diff(case: Case) -> str:
 def outcome_badge(result: RunResult | None) -> str:
     if result is None:
         return '<span class="dlp-outcome dlp-none">not recorded</span>'
-    return f'<span class="dlp-outcome dlp-{result.outcome}">{result.outcome}</span>'
+    return f'<span class="dlp-outcome dlp-{result.outcome.value}">{result.outcome.value}</span>'
 
 
 def literal(text: str) -> str:
@@ -64,7 +65,7 @@ def cell(result: RunResult | None, limit: int = SIGNATURE_CHARS) -> str:
     """An outcome badge with its short signature (or skip reason), and any mismatch, as HTML."""
     parts = [outcome_badge(result)]
     if result is not None:
-        detail = result.signature or (result.reason if result.outcome == "skipped" else "")
+        detail = result.signature or (result.reason if result.outcome is Outcome.SKIPPED else "")
         if detail:
             parts.append(f"<br><small>{literal(short(detail, limit))}</small>")
         if result.expected_unverified:
@@ -91,7 +92,7 @@ def observed(case: Case, recorded: list[Recorded]) -> str:
 
 def _stacks(result: RunResult | None) -> str:
     """A collapsed admonition with the stuck processes' stacks, for a hang."""
-    if result is None or result.outcome != "hang":
+    if result is None or result.outcome is not Outcome.HANG:
         return ""
     excerpts = []
     for pid, text in result.stacks.items():

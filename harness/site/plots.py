@@ -10,6 +10,7 @@ matplotlib.use("Agg")  # no display: render to PNG bytes
 import matplotlib.pyplot as plt
 
 from harness.cases import START_METHODS
+from harness.outcomes import Outcome
 from harness.site.results_data import Recorded
 
 MEMORY_CASE = "06_memory_growth"
@@ -67,7 +68,7 @@ def startup_plot(source: Recorded, cases: list[str]) -> tuple[bytes, str] | None
     rows = []
     for case in cases:
         durations = [source.get(case, "fixed", m) for m in START_METHODS]
-        if all(r is not None and r.outcome == "ok" for r in durations):
+        if all(r is not None and r.outcome is Outcome.OK for r in durations):
             rows.append((case, [r.duration_s for r in durations]))
     if not rows:
         return None

@@ -1,0 +1,102 @@
+"""Command-line argument types shared by every command: bad input is one line naming it, exit 2.
+
+Each type is an argparse `type=` callable; argparse reports its ArgumentTypeError, and
+`Parser.error` turns that into a UsageError: `--timeout must be positive, not 0`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from pathlib import Path
+
+from harness.cases import START_METHODS
+
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad input from the command line; the message names it."""
+
+
+class Parser(argparse.ArgumentParser):
+    """Reports bad arguments as a UsageError (one line, exit 2); subcommand parsers share the class."""
+
+    def error(self, message: str):
+        # "argument --timeout: must be positive, not 0" reads as "--timeout must be positive, not 0"
+        raise UsageError(re.sub(r"^argument (\S+): (must )", r"\1 \2", message))
+
+
+def choices_list(allowed: tuple[str, ...], what: str):
+    """A type for a comma-separated list of `allowed` names, at least one: ("fork", "spawn")."""
+
+    def parse(text: str) -> tuple[str, ...]:
+        names = tuple(name.strip() for name in text.split(",") if name.strip())
+        for name in names:
+            if name not in allowed:
+                raise argparse.ArgumentTypeError(f"unknown {what} '{name}'; choose from {', '.join(allowed)}")
+        if not names:
+            raise argparse.ArgumentTypeError(f"needs at least one of {', '.join(allowed)}")
+        return names
+
+    return parse
+
+
+start_methods = choices_list(START_METHODS, "start method")
+
+
+def positive_number(text: str) -> float:
+    """Seconds and the like: a number above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, not '{text}'") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
+def whole_number(text: str) -> int:
+    """A count that may be 0."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"must be a whole number, not '{text}'")
+    return int(text)
+
+
+def count(text: str) -> int:
+    """A count of at least 1 (runs, jobs, batches)."""
+    value = whole_number(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of at least 1, not '{text}'")
+    return value
+
+
+def add_start_methods(parser: argparse.ArgumentParser) -> None:
+    """The one declaration of --start-method: a comma-separated list, all three by default."""
+    parser.add_argument(
+        "--start-method",
+        dest="start_methods",
+        type=start_methods,
+        default=START_METHODS,
+        help=f"comma-separated list (default: {','.join(START_METHODS)})",
+    )
+
+
+def add_jobs(parser: argparse.ArgumentParser, default: int | None = None) -> None:
+    default = default or os.cpu_count() or 1
+    parser.add_argument("--jobs", type=count, default=default, help=f"runs in parallel (default: {default})")
+
+
+def add_script(parser: argparse.ArgumentParser, stdin_help: str) -> None:
+    """A user's script, its arguments after --, and --stdin: as `script` and `check` take them."""
+    parser.add_argument("path", type=existing_script, help="your script, run unmodified as __main__")
+    parser.add_argument("script_args", nargs="*", metavar="ARG", help="its arguments (after --)")
+    parser.add_argument("--stdin", action="store_true", help=stdin_help)
+
+
+def existing_script(text: str) -> Path:
+    path = Path(text)
+    if not path.is_file():
+        raise argparse.ArgumentTypeError(f"no such script: {text}")
+    return path

@@ -1,0 +1,156 @@
+"""`check`: a user's script run under each start method until its loaders show progress, linted,
+and matched against the catalog of known pitfalls."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+from harness import arguments
+from harness.commands import EXIT_FAILED, EXIT_OK
+from harness.commands.lint_files import lint
+from harness.outcomes import Outcome
+
+DEFAULT_BATCHES = 3
+# Spawned workers need a few seconds to their first batch (a fresh interpreter imports torch):
+# a stall limit must leave room for that on a busy machine.
+DEFAULT_STALL_S = 30.0
+DEFAULT_CHECK_TIMEOUT_S = 600.0
+DEFAULT_JOBS = 3  # one per start method
+HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
+NO_GPU = re.compile(
+    r"Torch not compiled with CUDA enabled|Found no NVIDIA driver|No CUDA GPUs are available"
+    r"|CUDA driver initialization failed|no CUDA-capable device"
+)
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("check", help="run a script under each start method, lint it, diagnose")
+    arguments.add_script(parser, "feed the code on stdin, as a notebook runs it")
+    arguments.add_start_methods(parser)
+    parser.add_argument(
+        "--batches",
+        type=arguments.count,
+        default=DEFAULT_BATCHES,
+        help=f"stop a run once it got this many batches (default {DEFAULT_BATCHES})",
+    )
+    parser.add_argument(
+        "--stall",
+        type=arguments.positive_number,
+        default=DEFAULT_STALL_S,
+        help=f"seconds without a batch that make a hang (default {DEFAULT_STALL_S:g})",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=arguments.positive_number,
+        default=DEFAULT_CHECK_TIMEOUT_S,
+        help=f"seconds before any run is stopped (default {DEFAULT_CHECK_TIMEOUT_S:g})",
+    )
+    arguments.add_jobs(parser, DEFAULT_JOBS)
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, console: Console) -> int:
+    from harness import matrix
+    from harness.cases import discover
+    from harness.diagnose import diagnose
+    from harness.settings import RunSettings
+
+    findings = lint([args.path], args.stdin)
+    if not args.json:
+        console.print(
+            f"Checking {escape(str(args.path))} under {', '.join(args.start_methods)}: a run is ok once its "
+            f"DataLoaders delivered {args.batches} batches, hung after {args.stall:g} s without a batch "
+            f"(timeout {args.timeout:g} s)"
+        )
+    settings = RunSettings(
+        timeout_s=args.timeout,
+        args=tuple(args.script_args),
+        via_stdin=args.stdin,
+        stop_after_batches=args.batches,
+        stall_s=args.stall,
+    )
+
+    def run(method: str):
+        observed = matrix.observe(args.path, method, settings, case=args.path.name, variant="check")
+        return _unless_no_gpu(observed)
+
+    results = matrix.run_all(list(args.start_methods), args.jobs, run=run)
+    found = diagnose(discover(args.cases_dir), results, findings)
+    if args.json:
+        print(json.dumps(_as_json(args.path, results, findings, found), indent=2, sort_keys=True))
+    else:
+        _print_check(console, results, findings, found)
+    all_ok = not any(r.outcome.is_failure for r in results) and not findings
+    return EXIT_OK if all_ok else EXIT_FAILED
+
+
+def _unless_no_gpu(result):
+    """A run that failed only because this machine has no usable GPU proves nothing: skipped."""
+    if result.outcome.script_raised and NO_GPU.search(result.signature):
+        result.reason = f"this machine has no usable GPU ({result.signature})"
+        result.outcome, result.signature = Outcome.SKIPPED, ""
+    return result
+
+
+def _as_json(path: Path, results, findings, found) -> dict:
+    runs = []
+    for result in results:
+        data = {k: v for k, v in result.to_json().items() if k not in HEAVY_FIELDS}
+        data["stacks"] = sorted(result.stacks)  # the pids; the full dumps are in a results file
+        runs.append(data)
+    return {
+        "script": str(path),
+        "runs": runs,
+        "lint": [str(f) for f in findings],
+        "pitfalls": [d.to_json() for d in found],
+    }
+
+
+def _print_check(console: Console, results, findings, found) -> None:
+    from harness import report
+
+    for result in results:
+        console.print(
+            f"  [bold]{result.start_method:10}[/] [{result.outcome.style}]{result.outcome:7}[/] "
+            f"{escape(result.signature)}",
+            soft_wrap=True,
+        )
+        report.print_cleanup_note(console, result, indent=4)
+    console.print(f"Static checks: {len(findings)} finding(s)")
+    for finding in findings:
+        console.print(f"  {escape(str(finding))}", soft_wrap=True)
+    if found:
+        console.print(f"[bold red]Known pitfall(s) found: {len(found)}[/]")
+    for diagnosis in found:
+        _print_diagnosis(console, diagnosis)
+    for result in results:
+        if result.outcome is Outcome.SKIPPED:
+            console.print(
+                f"[dim]{result.start_method}: not judged: {escape(result.reason)}[/]", soft_wrap=True
+            )
+    failing = [r for r in results if r.outcome.is_failure]
+    if failing and not any(d.runtime for d in found):
+        console.print("[yellow]No known pitfall matches what the runs showed.[/] The causes as observed:")
+        for result in failing:
+            console.print(
+                f"  {result.start_method}: {result.outcome}: {escape(result.signature)}", soft_wrap=True
+            )
+            report.print_output_end(console, result, indent=4)
+    if not failing and not found:
+        console.print("[bold green]No pitfall found: the script ran under every start method checked.[/]")
+
+
+def _print_diagnosis(console: Console, diagnosis) -> None:
+    case, evidence = diagnosis.case, [*diagnosis.runtime, *(f.code for f in diagnosis.lint)]
+    console.print(f"[bold]{case.number} · {escape(case.title)}[/]", soft_wrap=True)
+    console.print(f"    evidence: {escape('; '.join(evidence))}", soft_wrap=True)
+    console.print(f"    why: {escape(' '.join(case.summary.split()))}", soft_wrap=True)
+    console.print(f"    fix: {escape(case.recognition.fix)}", soft_wrap=True)
+    console.print(f"    case: cases/{case.name}/   docs: cases/{case.name}/ on the site", soft_wrap=True)

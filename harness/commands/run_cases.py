@@ -1,0 +1,105 @@
+"""`run`: cases under start methods, compared with what each case.toml expects, and recorded."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from harness import arguments
+from harness.cases import VARIANTS, discover, select
+from harness.commands import EXIT_FAILED, EXIT_OK
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("run", help="run cases under start methods and compare with expectations")
+    parser.add_argument("cases", nargs="*", metavar="CASE", help="number, slug or folder name (default: all)")
+    parser.add_argument("--variant", choices=[*VARIANTS, "both"], default="both")
+    arguments.add_start_methods(parser)
+    arguments.add_jobs(parser)
+    parser.add_argument(
+        "--timeout", type=arguments.positive_number, help="seconds per run (default: each case's own)"
+    )
+    parser.add_argument(
+        "--results", type=Path, help="results file (default: results/<os>-py<X.Y>-torch<V>.json)"
+    )
+    parser.add_argument("--no-record", action="store_true", help="do not write a results file")
+    parser.add_argument(
+        "--repeat", type=arguments.count, default=1, help="run the matrix N times and count agreement"
+    )
+    parser.add_argument(
+        "--require-ok",
+        action="store_true",
+        help="also fail when any run that was not skipped is not ok (for fixed variants)",
+    )
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, console: Console) -> int:
+    from harness import environment, matrix, report, results
+
+    variants = list(VARIANTS) if args.variant == "both" else [args.variant]
+    cases = select(discover(args.cases_dir), args.cases)
+    env = environment.describe()
+    results_path = args.results or environment.default_results_path(results.RESULTS_DIR, env)
+    if not args.no_record and results_path.exists():
+        try:
+            results.load(results_path)  # refuse a damaged or newer file before spending minutes
+        except results.OlderSchemaError as exc:
+            console.print(f"[yellow]note:[/] {escape(str(exc))}; this run's results will replace it")
+    jobs = matrix.plan(cases, variants, list(args.start_methods), args.timeout) * args.repeat
+    console.print(
+        f"Running {len(jobs)} runs ({len(cases)} cases × {len(variants)} variants × "
+        f"{len(args.start_methods)} start methods) on {args.jobs} parallel jobs; "
+        f"Python {env['python']}, torch {env['torch']}"
+    )
+    observed = _run_with_progress(console, jobs, args.jobs, width=max(len(case.name) for case in cases))
+    report.print_report(console, observed, list(args.start_methods))
+    if args.repeat > 1:
+        console.print(report.agreement(observed, args.repeat))
+    if not args.no_record:
+        results.record(results_path, observed, env)
+        console.print(f"Results recorded in {escape(str(results_path))}")
+    failed = any(r.matched is False for r in observed)
+    if args.require_ok:
+        failed = _print_not_ok(console, observed) or failed
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def _run_with_progress(console: Console, jobs: list, workers: int, width: int) -> list:
+    """Runs the jobs, a line per finished run above a progress bar."""
+    from harness import matrix, report
+
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=not console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("runs", total=len(jobs))
+
+        def done(result) -> None:
+            verdict = {True: "as expected", False: "MISMATCH", None: result.reason}[result.matched]
+            progress.console.print(
+                f"  {result.case:{width}} {result.variant:6} {result.start_method:10} → {result.outcome}"
+                f" ({escape(verdict)}) {result.duration_s:.1f}s"
+            )
+            report.print_cleanup_note(progress.console, result, indent=6)
+            progress.advance(task)
+
+        return matrix.run_all(jobs, workers, on_done=done)
+
+
+def _print_not_ok(console: Console, observed: list) -> bool:
+    """For --require-ok: names each run that was not ok (skipped runs aside); whether there was one."""
+    not_ok = [r for r in observed if r.outcome.is_failure]
+    for r in not_ok:
+        where = escape(" ".join(r.key))
+        console.print(f"[bold red]NOT OK[/] {where}: {r.outcome} {escape(r.signature)}", soft_wrap=True)
+    return bool(not_ok)

@@ -1,0 +1,61 @@
+"""`script`: a user's script run unmodified under each start method, each outcome with its cause."""
+
+from __future__ import annotations
+
+import argparse
+
+from rich.console import Console
+from rich.markup import escape
+
+from harness import arguments
+from harness.commands import EXIT_FAILED, EXIT_OK
+from harness.outcomes import Outcome
+
+DEFAULT_TIMEOUT_S = 120.0
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser("script", help="run your own script under each start method")
+    arguments.add_script(parser, "feed the code on standard input, as a notebook runs it")
+    arguments.add_start_methods(parser)
+    arguments.add_jobs(parser)
+    parser.add_argument(
+        "--timeout",
+        type=arguments.positive_number,
+        default=DEFAULT_TIMEOUT_S,
+        help=f"seconds per run before it counts as a hang (default {DEFAULT_TIMEOUT_S:g})",
+    )
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, console: Console) -> int:
+    from harness import matrix
+    from harness.settings import RunSettings
+
+    console.print(
+        f"Running {escape(str(args.path))} under {', '.join(args.start_methods)} "
+        f"(timeout {args.timeout:g}s each)"
+    )
+    settings = RunSettings(timeout_s=args.timeout, args=tuple(args.script_args), via_stdin=args.stdin)
+
+    def run(method: str):
+        return matrix.observe(args.path, method, settings, case=args.path.name, variant="script")
+
+    observed = matrix.run_all(list(args.start_methods), args.jobs, run=run)
+    for result in observed:
+        print_result(console, result)
+    return EXIT_OK if all(r.outcome is Outcome.OK for r in observed) else EXIT_FAILED
+
+
+def print_result(console: Console, result) -> None:
+    """The outcome and cause of one run; what it left behind; the end of its output unless ok."""
+    from harness import report
+
+    console.print(
+        f"[bold]{result.start_method:10}[/] [{result.outcome.style}]{result.outcome}[/] "
+        f"{escape(result.signature)}",
+        soft_wrap=True,
+    )
+    report.print_cleanup_note(console, result, indent=4)
+    if result.outcome is not Outcome.OK:
+        report.print_output_end(console, result, indent=4)

@@ -1,0 +1,59 @@
+"""What one finished run showed, before it is classified: the facts the runner gathered."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from harness.outcomes import signal_name
+
+
+class Stop(enum.Enum):
+    """Why a run ended: it exited by itself, or why the harness stopped it."""
+
+    EXITED = "exited"
+    TIMEOUT = "timeout"  # still running at its timeout
+    STALL = "stall"  # iterating, and no batch for the settings' stall_s
+    MEMORY = "memory"  # its processes together passed the memory limit
+    OUTPUT = "output"  # it wrote more than the runner allows (runner.OUTPUT_LIMIT_BYTES)
+    PROCESSES = "processes"  # more processes at once than the process limit
+    BATCHES = "batches"  # its loaders delivered the batches asked for: it works
+
+    @property
+    def hung(self) -> bool:
+        return self in (Stop.TIMEOUT, Stop.STALL)
+
+    @property
+    def takes_stacks(self) -> bool:
+        """Stopped while it may be stuck: its stacks are worth reading before the kill."""
+        return self in (Stop.TIMEOUT, Stop.STALL, Stop.MEMORY, Stop.OUTPUT)
+
+
+@dataclass
+class Observation:
+    """The facts of one finished run, before classification."""
+
+    returncode: int | None = None
+    stop: Stop = Stop.EXITED
+    stop_note: str = ""  # in words, why the harness stopped it ("" when it exited by itself)
+    duration_s: float = 0.0
+    output: str = ""
+    stacks: dict[str, str] = field(default_factory=dict)
+    native_stacks: dict[str, str] = field(default_factory=dict)
+    native_stacks_note: str = ""
+    leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, then killed
+    shm_leftovers: list[str] = field(default_factory=list)  # its /dev/shm entries left, then removed
+    memory: dict | None = None
+    loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
+    root_pid: int | None = None  # the script's own process
+    stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
+
+    @property
+    def timed_out(self) -> bool:
+        return self.stop.hung
+
+    @property
+    def signal(self) -> str | None:
+        if self.returncode is not None and self.returncode < 0:
+            return signal_name(-self.returncode)
+        return None

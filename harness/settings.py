@@ -1,0 +1,34 @@
+"""How one run is run: its limits and what it watches, built once (by a case or a command) and
+passed whole."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.memory import DEFAULT_MEMORY_LIMIT_MB
+
+PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The settings of one run; adjust a copy with `dataclasses.replace`.
+
+    `memory_interval_s` turns on the per-worker memory series. With `via_stdin` the code is fed on
+    standard input and executed in __main__, which then has no file, as in a notebook. For scripts
+    that run for hours: `stop_after_batches` ends the run once its main process received that many
+    batches (it works); `stall_s` calls it hung when, once iterating, no batch came for that long.
+    """
+
+    timeout_s: float
+    args: tuple[str, ...] = ()
+    via_stdin: bool = False
+    memory_interval_s: float | None = None
+    memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB
+    stop_after_batches: int | None = None
+    stall_s: float | None = None
+    process_limit: int = PROCESS_LIMIT
+
+    @property
+    def watches_progress(self) -> bool:
+        return self.stop_after_batches is not None or self.stall_s is not None
