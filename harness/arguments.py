@@ -77,6 +77,7 @@ def add_start_methods(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--start-method",
         dest="start_methods",
+        metavar="METHODS",
         type=start_methods,
         default=START_METHODS,
         help=f"comma-separated list (default: {','.join(START_METHODS)})",
@@ -86,6 +87,14 @@ def add_start_methods(parser: argparse.ArgumentParser) -> None:
 def add_jobs(parser: argparse.ArgumentParser, default: int | None = None) -> None:
     default = default or os.cpu_count() or 1
     parser.add_argument("--jobs", type=count, default=default, help=f"runs in parallel (default: {default})")
+
+
+def add_timeout(parser: argparse.ArgumentParser, default: float | None, what: str) -> None:
+    """--timeout in seconds; `what` says what it bounds, and the default is named in the help."""
+    shown = "each case's own" if default is None else f"{default:g}"
+    parser.add_argument(
+        "--timeout", type=positive_number, default=default, help=f"seconds {what} (default: {shown})"
+    )
 
 
 def add_script(parser: argparse.ArgumentParser, stdin_help: str) -> None:

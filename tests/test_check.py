@@ -74,7 +74,7 @@ def test_check_ends_a_long_training_script_by_batches_not_by_timeout():
     )
     elapsed = time.monotonic() - started
     assert completed.returncode == 0, completed.stdout
-    assert completed.stdout.count("stopped by the harness after 3 batches") == 3
+    assert completed.stdout.count("stopped by the harness after") == 3
     assert "No pitfall found" in completed.stdout
     # ended by its batches: 500 epochs would run into the 600 s timeout, however busy the machine
     assert elapsed < 300, f"{elapsed:.0f} s: it should stop after a few batches"

@@ -45,12 +45,7 @@ def add_parser(subparsers) -> None:
         default=DEFAULT_STALL_S,
         help=f"seconds without a batch that make a hang (default {DEFAULT_STALL_S:g})",
     )
-    parser.add_argument(
-        "--timeout",
-        type=arguments.positive_number,
-        default=DEFAULT_CHECK_TIMEOUT_S,
-        help=f"seconds before any run is stopped (default {DEFAULT_CHECK_TIMEOUT_S:g})",
-    )
+    arguments.add_timeout(parser, DEFAULT_CHECK_TIMEOUT_S, "before any run is stopped")
     arguments.add_jobs(parser, DEFAULT_JOBS)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(handler=handle)

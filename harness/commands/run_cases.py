@@ -20,9 +20,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--variant", choices=[*VARIANTS, "both"], default="both")
     arguments.add_start_methods(parser)
     arguments.add_jobs(parser)
-    parser.add_argument(
-        "--timeout", type=arguments.positive_number, help="seconds per run (default: each case's own)"
-    )
+    arguments.add_timeout(parser, None, "per run")
     parser.add_argument(
         "--results", type=Path, help="results file (default: results/<os>-py<X.Y>-torch<V>.json)"
     )

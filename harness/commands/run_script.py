@@ -19,12 +19,7 @@ def add_parser(subparsers) -> None:
     arguments.add_script(parser, "feed the code on standard input, as a notebook runs it")
     arguments.add_start_methods(parser)
     arguments.add_jobs(parser)
-    parser.add_argument(
-        "--timeout",
-        type=arguments.positive_number,
-        default=DEFAULT_TIMEOUT_S,
-        help=f"seconds per run before it counts as a hang (default {DEFAULT_TIMEOUT_S:g})",
-    )
+    arguments.add_timeout(parser, DEFAULT_TIMEOUT_S, "per run before it counts as a hang")
     parser.set_defaults(handler=handle)
 
 
