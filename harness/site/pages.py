@@ -7,6 +7,7 @@ import html
 
 from harness.cases import START_METHODS, VARIANTS, Case
 from harness.outcomes import Outcome
+from harness.report import SIGNATURE_WIDTH
 from harness.results import RunResult
 from harness.site.results_data import SPAWN_SYSTEMS, Recorded
 
@@ -15,7 +16,6 @@ COLUMN_TITLES = {
     "forkserver": ("Linux, Python ≥ 3.14", "forkserver, observed on Linux"),
     "spawn": ("Windows & macOS", "spawn on Linux, the Windows start method"),
 }
-SIGNATURE_CHARS = 100
 STACK_LINES = 14
 
 
@@ -56,12 +56,12 @@ def literal(text: str) -> str:
     return html.escape(text).replace("_", "&#95;").replace("*", "&#42;")
 
 
-def short(text: str, limit: int = SIGNATURE_CHARS) -> str:
+def short(text: str, limit: int = SIGNATURE_WIDTH) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def cell(result: RunResult | None, limit: int = SIGNATURE_CHARS) -> str:
+def cell(result: RunResult | None, limit: int = SIGNATURE_WIDTH) -> str:
     """An outcome badge with its short signature (or skip reason), and any mismatch, as HTML."""
     parts = [outcome_badge(result)]
     if result is not None:
@@ -83,7 +83,7 @@ def observed(case: Case, recorded: list[Recorded]) -> str:
     for source in recorded:
         rows = ["| start method | broken | fixed |", "| --- | --- | --- |"]
         for method in START_METHODS:
-            cells = [cell(source.get(case.name, v, method), limit=140) for v in VARIANTS]
+            cells = [cell(source.get(case.name, v, method)) for v in VARIANTS]
             rows.append(f"| {method} | {cells[0]} | {cells[1]} |")
         blocks.append(f"From {source.describe()}.\n\n" + "\n".join(rows) + "\n")
         blocks.extend(_stacks(source.get(case.name, v, m)) for v in VARIANTS for m in START_METHODS)
@@ -189,7 +189,7 @@ def cause_table(cases: list[Case], reference: Recorded | None) -> str:
         if case is None:
             raise KeyError(f"the cause table names case {name}, which does not exist")
         link = f"[{case.name}]({case_page_path(case)})"
-        seen = [cell(reference.get(name, "broken", m) if reference else None, 40) for m in ("fork", "spawn")]
+        seen = [cell(reference.get(name, "broken", m) if reference else None) for m in ("fork", "spawn")]
         rows.append(f"| {aspect} | {fork} | {spawn} | {link} | {seen[0]} | {seen[1]} |")
     return "\n".join(rows) + "\n"
 
