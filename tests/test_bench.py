@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import torch
@@ -15,8 +12,7 @@ from torch.utils.data import Dataset
 
 from fixes.autotune import loading_rate, recommend_num_workers, search
 from harness.bench import summary
-
-ROOT = Path(__file__).resolve().parent.parent
+from tests.conftest import harness
 
 CURVES = {
     "compute-bound on 2 CPUs": [100, 100, 200, 195, 190],
@@ -126,13 +122,8 @@ def test_a_sweep_summary_counts_the_epochs_that_training_would_see():
 def quick_bench(tmp_path_factory):
     path = tmp_path_factory.mktemp("bench") / "bench.json"
     started = time.monotonic()
-    completed = subprocess.run(
-        [sys.executable, "-m", "harness", "bench", "--quick", "--results", str(path)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "COLUMNS": "160"},
+    completed = harness(
+        "bench", "--quick", "--results", str(path), timeout=600, env={**os.environ, "COLUMNS": "160"}
     )
     return completed, json.loads(path.read_text()), time.monotonic() - started
 
@@ -179,9 +170,7 @@ def test_quick_bench_shows_what_start_methods_cost(quick_bench):
     ],
 )
 def test_bad_bench_arguments_are_named(arguments, message):
-    completed = subprocess.run(
-        [sys.executable, "-m", "harness", "bench", *arguments], cwd=ROOT, capture_output=True, text=True
-    )
+    completed = harness("bench", *arguments, timeout=60)
     assert completed.returncode == 2
     assert message in completed.stderr and completed.stderr.count("\n") == 1
 

@@ -142,3 +142,17 @@ def test_a_line_from_another_process_inside_a_traceback_does_not_hide_its_cause(
         root_cause(output).line
         == "AttributeError: Can't get attribute 'Squares' on <module '__main__' (built-in)>"
     )
+
+
+def test_callers_ask_the_vocabulary_what_an_outcome_means():
+    failures = {o for o in Outcome if o.is_failure}
+    assert failures == {Outcome.CRASH, Outcome.HANG, Outcome.WRONG, Outcome.LEAK, Outcome.SLOW, Outcome.ERROR}
+    assert {o for o in Outcome if not o.was_judged} == {Outcome.SKIPPED, Outcome.ERROR}
+    assert {o for o in Outcome if o.script_raised} == {Outcome.CRASH, Outcome.WRONG}
+    assert all(o.style for o in Outcome)
+
+
+def test_an_outcome_is_named_as_in_the_json_and_an_unknown_name_lists_the_known_ones():
+    assert Outcome.named("hang") is Outcome.HANG and f"{Outcome.HANG}" == "hang"
+    with pytest.raises(ValueError, match="unknown outcome 'explodes' \\(one of ok, crash, hang"):
+        Outcome.named("explodes")

@@ -130,3 +130,27 @@ def test_concurrent_records_merge_instead_of_losing_one(tmp_path):
     for thread in threads:
         thread.join()
     assert sorted(r.start_method for r in results.load(path).results) == sorted(methods)
+
+
+def test_outcomes_are_the_enum_in_memory_and_the_same_strings_in_the_file(tmp_path):
+    from harness.outcomes import Outcome
+
+    result = sample(expected="")
+    assert result.outcome is Outcome.CRASH and result.expected is None
+    path = tmp_path / "r.json"
+    results.save(path, ResultsFile(environment={}, results=[result, sample(start_method="fork")]))
+    saved = json.loads(path.read_text())["results"]
+    assert [(r["outcome"], r["expected"]) for r in saved] == [("crash", "crash"), ("crash", "")]
+    assert results.load(path).results[1].expected is None
+
+
+def test_an_unknown_outcome_in_a_file_is_refused_by_name(tmp_path):
+    path = tmp_path / "r.json"
+    data = {
+        "schema": SCHEMA_VERSION,
+        "environment": {},
+        "results": [{**sample().to_json(), "outcome": "boom"}],
+    }
+    path.write_text(json.dumps(data))
+    with pytest.raises(ResultsError, match="unknown outcome 'boom'"):
+        results.load(path)

@@ -1,0 +1,69 @@
+"""From what the runner observed to an outcome: why the harness stopped a run decides first, then
+how the script ended, then the case's own thresholds. No script is run here."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from harness import matrix
+from harness.cases import discover
+from harness.observation import Observation, Stop
+from harness.outcomes import Outcome
+from harness.settings import PROCESS_LIMIT, RunSettings
+
+CASES = {case.name: case for case in discover()}
+
+
+@pytest.mark.parametrize(
+    ("stop", "note", "outcome"),
+    [
+        (Stop.PROCESSES, "the run started over 64 processes at once", Outcome.CRASH),
+        (Stop.OUTPUT, "the run wrote over 64 MB of output; stopped by the harness", Outcome.CRASH),
+        (Stop.MEMORY, "the run's memory reached 900 MB, over its limit of 500 MB", Outcome.LEAK),
+    ],
+)
+def test_a_limit_the_harness_enforced_is_the_outcome_whatever_the_output(stop, note, outcome):
+    observed = Observation(
+        stop=stop, stop_note=note, output="Traceback (most recent call last):\nKeyError: 'x'"
+    )
+    assert matrix.judge(observed, None) == (outcome, note)
+
+
+def test_a_run_stopped_after_its_batches_worked():
+    observed = Observation(stop=Stop.BATCHES, returncode=0, stopped_after_batches=4)
+    assert matrix.judge(observed, None) == (Outcome.OK, "stopped by the harness after 4 batches")
+
+
+def test_a_stall_is_a_hang_that_says_how_long_no_batch_came():
+    observed = Observation(stop=Stop.STALL, stop_note="no batch for 12 s")
+    assert observed.timed_out
+    assert matrix.judge(observed, None) == (Outcome.HANG, "no batch for 12 s; no exit before the timeout")
+
+
+def test_an_exit_is_classified_from_its_output():
+    observed = Observation(returncode=1, output="Traceback (most recent call last):\nValueError: bad\n")
+    assert matrix.judge(observed, None) == (Outcome.CRASH, "ValueError: bad")
+    assert not observed.timed_out and Observation(stop=Stop.TIMEOUT).timed_out
+
+
+def test_a_clean_exit_is_judged_by_the_cases_thresholds():
+    memory = {"workers": {"1": {"baseline_mb": 10, "peak_mb": 90, "growth_mb": 80}}}
+    observed = Observation(returncode=0, memory=memory)
+    assert matrix.judge(observed, CASES["06_memory_growth"])[0] is Outcome.LEAK
+    assert matrix.judge(observed, None) == (Outcome.OK, "")
+
+
+def test_a_case_builds_its_run_settings_and_a_copy_adjusts_them():
+    case = CASES["06_memory_growth"]
+    settings = case.settings()
+    assert settings == RunSettings(
+        timeout_s=case.timeout, memory_interval_s=case.memory_interval_s, memory_limit_mb=case.memory_limit_mb
+    )
+    assert case.settings(5).timeout_s == 5 and settings.process_limit == PROCESS_LIMIT
+    assert CASES["07_interactive_main_class"].settings().via_stdin
+    watched = dataclasses.replace(settings, stop_after_batches=3)
+    assert watched.watches_progress and not settings.watches_progress
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        settings.timeout_s = 1  # type: ignore[misc]
