@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -15,7 +16,23 @@ from harness.commands import bench, check_script, lint_files, list_cases, run_ca
 from harness.results import ResultsError
 
 COMMANDS = (list_cases, run_cases, run_script, check_script, lint_files, bench)
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+# Ended as Ctrl-C ends it: every run stopped, no results recorded. SIGKILL is for the watchdog.
+STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class Stopped(BaseException):
+    """The harness was asked to stop by a signal (SIGTERM, SIGHUP); raised where it was."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _stop(signum: int, frame) -> None:
+    for number in STOPPING_SIGNALS:  # a second signal must not cut the ending short
+        signal.signal(number, signal.SIG_IGN)
+    raise Stopped(signum)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     # Piped (nox, CI): as wide as COLUMNS says, else 120, not rich's default of 80.
     width = None if sys.stdout.isatty() else shutil.get_terminal_size((120, 24)).columns
     console = Console(highlight=False, width=width)
+    previous = {number: signal.signal(number, _stop) for number in STOPPING_SIGNALS}
     try:
         args = parse(list(sys.argv[1:] if argv is None else argv))
         return args.handler(args, console)
@@ -51,3 +69,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted: every run was stopped; no results were recorded", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Stopped as stop:
+        name = signal.Signals(stop.signum).name
+        print(f"stopped by {name}: every run was stopped; no results were recorded", file=sys.stderr)
+        return 128 + stop.signum
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)

@@ -185,6 +185,7 @@ def run_all(
 ) -> list[RunResult]:
     """Runs `run(task)` for each task on `workers` threads (each waits on its own process tree)."""
     results: list[RunResult] = []
+    runner.ACTIVE_RUNS.open()
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(run, task) for task in tasks]
         try:

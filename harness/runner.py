@@ -22,6 +22,7 @@ from harness import events, processes, shm
 from harness.memory import MemoryMonitor
 from harness.observation import Observation, Stop
 from harness.settings import RunSettings
+from harness.watchdog import LIFELINE
 
 BOOT_DIR = Path(__file__).resolve().parent / "boot"
 # Runs code read from stdin in __main__ without giving __main__ a file, as an interactive session
@@ -35,22 +36,33 @@ LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may ta
 
 
 class _ActiveRuns:
-    """The process groups of the runs in flight, so that an interrupted harness can end them."""
+    """The process groups of the runs in flight, so that an interrupted harness can end them; the
+    watchdog is told of each, so that a harness killed outright has them ended too."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._runs: dict[int, tuple[str, int]] = {}
+        self._closing = False  # end_all was called: a run that starts now is ended at once
+
+    def open(self) -> None:
+        self._closing = False
 
     def add(self, pid: int, run_id: str, session_id: int) -> None:
         with self._lock:
             self._runs[pid] = (run_id, session_id)
+            closing = self._closing
+        LIFELINE.started(pid, run_id, session_id)
+        if closing:  # launched while the harness was stopping everything
+            processes.terminate(processes.find_run_processes(pid, run_id, session_id), grace_s=1.0)
 
     def remove(self, pid: int) -> None:
         with self._lock:
             self._runs.pop(pid, None)
+        LIFELINE.ended(pid)
 
     def end_all(self) -> None:
         with self._lock:
+            self._closing = True
             runs = list(self._runs.items())
         for pid, (run_id, session_id) in runs:
             processes.terminate(processes.find_run_processes(pid, run_id, session_id), grace_s=1.0)
@@ -130,6 +142,9 @@ def run_script(script: Path, start_method: str, settings: RunSettings) -> Observ
         try:
             stop = _wait(run, settings)
             observation = _end(run, stop, settings)
+        except BaseException:  # the harness failed or was interrupted: the run must not outlive it
+            processes.terminate(run.processes(), grace_s=1.0)
+            raise
         finally:
             ACTIVE_RUNS.remove(run.proc.pid)
         _read_records(run, observation, settings)

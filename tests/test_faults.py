@@ -10,7 +10,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import matrix, report, shm
+from harness import matrix, report, runner, shm
 from harness.runner import OUTPUT_LIMIT_BYTES
 from harness.settings import PROCESS_LIMIT, RunSettings
 
@@ -138,3 +138,17 @@ def test_a_script_that_respawns_itself_is_stopped_at_the_process_limit(contained
     assert result.signature.startswith(f"the run started over {PROCESS_LIMIT} processes at once")
     assert "__main__" in result.signature
     assert result.duration_s < 45  # stopped by the process limit, not by the 60 s timeout
+
+
+@slow
+def test_a_failure_of_the_harness_during_a_run_still_ends_the_run(contained, monkeypatch):
+    checks = []
+
+    def fails_later(run, settings):
+        checks.append(1)
+        if len(checks) > 4:  # the script has forked its grandchild by now
+            raise OSError("the run's folder went away")
+
+    monkeypatch.setattr(runner, "_limit_passed", fails_later)
+    result = observe("escapes_and_hangs.py", timeout=60)
+    assert result.outcome == "error" and "the run's folder went away" in result.reason

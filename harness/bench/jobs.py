@@ -11,6 +11,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from harness.watchdog import LIFELINE
+
 MEASURE = Path(__file__).resolve().parent / "measure.py"
 JOB_TIMEOUT_S = 600
 
@@ -31,6 +33,7 @@ def measure(job: dict, on_record: Callable[[dict], None] | None = None) -> list[
         start_new_session=True,
     )
     records = []
+    LIFELINE.started(process.pid, "bench", process.pid)  # its own session: pid = session id
     try:
         process.stdin.write(json.dumps(job))
         process.stdin.close()
@@ -46,6 +49,7 @@ def measure(job: dict, on_record: Callable[[dict], None] | None = None) -> list[
             with contextlib.suppress(OSError):
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
+        LIFELINE.ended(process.pid)
     if process.returncode != 0:
         what = {k: v for k, v in job.items() if k != "configs"}
         raise BenchError(f"measuring {what} failed (exit {process.returncode}): {errors.strip()[-800:]}")
