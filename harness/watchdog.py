@@ -82,18 +82,37 @@ def main() -> None:
 
 
 def end_run(root_pid: int, run_id: str, session_id: int) -> None:
-    """Kills every process of the run at once, then removes the /dev/shm entries they held."""
+    """Kills the run's processes at once, lets its cleanup helpers finish, removes what was held.
+
+    multiprocessing's resource tracker and PyTorch's torch_shm_manager remove the semaphores and
+    segments of their clients once the last client is gone: they are left to do so (for up to
+    END_WAIT_S), then killed too. What the processes held in /dev/shm is removed last.
+    """
     tree = processes.find_run_processes(root_pid, run_id, session_id)
     held = set().union(*(shm.held_by(p.pid) for p in tree)) | _named_after(p.pid for p in tree)
-    with contextlib.suppress(OSError):
-        os.killpg(session_id, signal.SIGKILL)
-    for process in tree:
+    for _ in range(3):  # a process forked between looking and killing is found the next time
+        clients = [p for p in tree if not _is_cleanup_helper(p)]
+        for process in clients:
+            with contextlib.suppress(Exception):
+                process.kill()
+        processes.wait_ended(clients, 1.0)
+        tree = processes.find_run_processes(root_pid, run_id, session_id)
+    helpers = processes.wait_ended(tree, END_WAIT_S)
+    for process in helpers:
         with contextlib.suppress(Exception):
             process.kill()
-    processes.wait_ended(tree, END_WAIT_S)
+    processes.wait_ended(helpers, 1.0)
     for name in held:
         with contextlib.suppress(OSError):
             (shm.SHM_DIR / name).unlink()
+
+
+def _is_cleanup_helper(process) -> bool:
+    try:
+        command = " ".join(process.cmdline())
+    except Exception:
+        return False
+    return "resource_tracker" in command or "torch_shm_manager" in command
 
 
 def _named_after(pids) -> set[str]:

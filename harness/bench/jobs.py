@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.watchdog import LIFELINE
+from harness.watchdog import LIFELINE, end_run
 
 MEASURE = Path(__file__).resolve().parent / "measure.py"
 JOB_TIMEOUT_S = 600
@@ -45,9 +42,8 @@ def measure(job: dict, on_record: Callable[[dict], None] | None = None) -> list[
         process.wait(timeout=JOB_TIMEOUT_S)
         errors = process.stderr.read()
     finally:
-        if process.poll() is None:  # interrupted: end it and its workers
-            with contextlib.suppress(OSError):
-                os.killpg(process.pid, signal.SIGKILL)
+        if process.poll() is None:  # interrupted: end it and its workers, let their helpers clean up
+            end_run(process.pid, "bench", process.pid)
             process.wait()
         LIFELINE.ended(process.pid)
     if process.returncode != 0:
