@@ -55,6 +55,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+def _print_where_stopped() -> None:
+    """Where the runs that were ended were, when there were any (the runner was in use)."""
+    if "harness.matrix" in sys.modules:
+        for line in sys.modules["harness.matrix"].where_stopped():
+            print(f"  {line}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     # Piped (nox, CI): as wide as COLUMNS says, else 120, not rich's default of 80.
     width = None if sys.stdout.isatty() else shutil.get_terminal_size((120, 24)).columns
@@ -68,10 +75,12 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("interrupted: every run was stopped; no results were recorded", file=sys.stderr)
+        _print_where_stopped()
         return EXIT_INTERRUPTED
     except Stopped as stop:
         name = signal.Signals(stop.signum).name
         print(f"stopped by {name}: every run was stopped; no results were recorded", file=sys.stderr)
+        _print_where_stopped()
         return 128 + stop.signum
     finally:
         for number, handler in previous.items():

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness import needs, runner
+from harness.active_runs import ACTIVE_RUNS
 from harness.cases import CASES_DIR, Case
 from harness.memory import largest_growth
 from harness.observation import Observation, Stop
@@ -180,12 +181,20 @@ def execute(job: Job) -> RunResult:
     return result
 
 
+def where_stopped() -> list[str]:
+    """For each run that an interruption ended: where its processes were, from their stacks."""
+    return [
+        f"{label}: " + hang_signature(stacks, {}, is_library, root_pid).removeprefix("hang: ")
+        for label, root_pid, stacks in ACTIVE_RUNS.stopped
+    ]
+
+
 def run_all(
     tasks: list, workers: int, on_done: Callable[[RunResult], None] | None = None, run=execute
 ) -> list[RunResult]:
     """Runs `run(task)` for each task on `workers` threads (each waits on its own process tree)."""
     results: list[RunResult] = []
-    runner.ACTIVE_RUNS.open()
+    ACTIVE_RUNS.open()
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
         futures = [pool.submit(run, task) for task in tasks]
         try:
@@ -197,6 +206,6 @@ def run_all(
         except BaseException:
             for future in futures:
                 future.cancel()
-            runner.ACTIVE_RUNS.end_all()
+            ACTIVE_RUNS.end_all()
             raise
     return sorted(results, key=lambda r: r.key)

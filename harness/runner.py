@@ -12,17 +12,16 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 from harness import events, processes, shm
+from harness.active_runs import ACTIVE_RUNS
 from harness.memory import MemoryMonitor
 from harness.observation import Observation, Stop
 from harness.settings import RunSettings
-from harness.watchdog import LIFELINE
 
 BOOT_DIR = Path(__file__).resolve().parent / "boot"
 # Runs code read from stdin in __main__ without giving __main__ a file, as an interactive session
@@ -33,42 +32,6 @@ OUTPUT_LIMIT_BYTES = 64 << 20  # a run that writes more is stopped: its output m
 POLL_INTERVAL_S = 0.1  # how soon the script's exit is noticed
 CHECK_INTERVAL_S = 0.25  # how often its processes, memory, output and shared memory are looked at
 LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
-
-
-class _ActiveRuns:
-    """The process groups of the runs in flight, so that an interrupted harness can end them; the
-    watchdog is told of each, so that a harness killed outright has them ended too."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._runs: dict[int, tuple[str, int]] = {}
-        self._closing = False  # end_all was called: a run that starts now is ended at once
-
-    def open(self) -> None:
-        self._closing = False
-
-    def add(self, pid: int, run_id: str, session_id: int) -> None:
-        with self._lock:
-            self._runs[pid] = (run_id, session_id)
-            closing = self._closing
-        LIFELINE.started(pid, run_id, session_id)
-        if closing:  # launched while the harness was stopping everything
-            processes.terminate(processes.find_run_processes(pid, run_id, session_id), grace_s=1.0)
-
-    def remove(self, pid: int) -> None:
-        with self._lock:
-            self._runs.pop(pid, None)
-        LIFELINE.ended(pid)
-
-    def end_all(self) -> None:
-        with self._lock:
-            self._closing = True
-            runs = list(self._runs.items())
-        for pid, (run_id, session_id) in runs:
-            processes.terminate(processes.find_run_processes(pid, run_id, session_id), grace_s=1.0)
-
-
-ACTIVE_RUNS = _ActiveRuns()
 
 
 def child_environment(
@@ -138,7 +101,8 @@ def run_script(script: Path, start_method: str, settings: RunSettings) -> Observ
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     try:
         run = _launch(Path(script).resolve(), start_method, settings, workdir)
-        ACTIVE_RUNS.add(run.proc.pid, run.run_id, run.session_id)
+        label = f"{Path(script).parent.name}/{Path(script).name} under {start_method}"
+        ACTIVE_RUNS.add(run.proc.pid, run.run_id, run.session_id, run.probe_dir, label)
         try:
             stop = _wait(run, settings)
             observation = _end(run, stop, settings)

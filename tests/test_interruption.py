@@ -34,6 +34,8 @@ def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):
     assert time.monotonic() - started < 20, "stopped within seconds, not at the runs' timeouts"
     assert running.returncode == 130
     assert "interrupted" in stderr
+    # where the hanging run was when it was stopped: its workers, in the script's own code
+    assert "broken.py under fork: 2 process(es) in record (broken.py:" in stderr, stderr
     time.sleep(0.5)
     assert run_processes_alive() == []
     assert results.read_text() == before
