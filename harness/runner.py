@@ -100,8 +100,9 @@ def run_script(script: Path, start_method: str, settings: RunSettings) -> Observ
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     try:
-        run = _launch(Path(script).resolve(), start_method, settings, workdir)
-        label = f"{Path(script).parent.name}/{Path(script).name} under {start_method}"
+        script = Path(script).resolve()
+        run = _launch(script, start_method, settings, workdir)
+        label = f"{script.parent.name}/{script.name} under {start_method}"
         ACTIVE_RUNS.add(run.proc.pid, run.run_id, run.session_id, run.probe_dir, label)
         try:
             stop = _wait(run, settings)
