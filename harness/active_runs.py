@@ -17,7 +17,7 @@ class _ActiveRuns:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._runs: dict[int, tuple[str, int, Path, str]] = {}
+        self._runs: dict[int, tuple[str, int | None, Path, str]] = {}
         self._closing = False  # end_all was called: a run that starts now is ended at once
         self.stopped: list[tuple[str, int, dict[str, str]]] = []  # (label, root pid, stacks) by end_all
 
@@ -25,7 +25,7 @@ class _ActiveRuns:
         self._closing = False
         self.stopped = []
 
-    def add(self, pid: int, run_id: str, session_id: int, probe_dir: Path, label: str) -> None:
+    def add(self, pid: int, run_id: str, session_id: int | None, probe_dir: Path, label: str) -> None:
         with self._lock:
             self._runs[pid] = (run_id, session_id, probe_dir, label)
             closing = self._closing

@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from harness.cases import START_METHODS
+from harness.profiles import BY_START_METHOD, PROFILE_NAMES, PROFILES, START_METHODS, Profile
 
 EXIT_USAGE = 2
 
@@ -44,6 +44,17 @@ def choices_list(allowed: tuple[str, ...], what: str):
 
 
 start_methods = choices_list(START_METHODS, "start method")
+_profile_names = choices_list(PROFILE_NAMES, "profile")
+
+
+def profiles(text: str) -> tuple[Profile, ...]:
+    """A comma-separated list of profiles: ("linux", "windows")."""
+    return tuple(PROFILES[name] for name in _profile_names(text))
+
+
+def start_method_profiles(text: str) -> tuple[Profile, ...]:
+    """The profiles of a comma-separated list of start methods (spawn: windows and macos)."""
+    return tuple(PROFILES[name] for method in start_methods(text) for name in BY_START_METHOD[method])
 
 
 def positive_number(text: str) -> float:
@@ -73,7 +84,7 @@ def count(text: str) -> int:
 
 
 def add_start_methods(parser: argparse.ArgumentParser) -> None:
-    """The one declaration of --start-method: a comma-separated list, all three by default."""
+    """--start-method for the bench: a comma-separated list, all three by default."""
     parser.add_argument(
         "--start-method",
         dest="start_methods",
@@ -81,6 +92,28 @@ def add_start_methods(parser: argparse.ArgumentParser) -> None:
         type=start_methods,
         default=START_METHODS,
         help=f"comma-separated list (default: {','.join(START_METHODS)})",
+    )
+
+
+def add_profiles(parser: argparse.ArgumentParser) -> None:
+    """The one declaration of --profile (all four by default), and --start-method as a shorthand."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--profile",
+        dest="profiles",
+        metavar="PROFILES",
+        type=profiles,
+        default=tuple(PROFILES.values()),
+        help=f"comma-separated list (default: {','.join(PROFILE_NAMES)})",
+    )
+    shorthand = ", ".join(f"{m}: {' and '.join(BY_START_METHOD[m])}" for m in START_METHODS)
+    group.add_argument(
+        "--start-method",
+        dest="profiles",
+        metavar="METHODS",
+        type=start_method_profiles,
+        default=argparse.SUPPRESS,
+        help=f"the profiles of these start methods ({shorthand})",
     )
 
 

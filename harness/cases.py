@@ -9,6 +9,7 @@ from pathlib import Path
 
 from harness.memory import DEFAULT_MEMORY_LIMIT_MB
 from harness.outcomes import Outcome
+from harness.profiles import PROFILE_NAMES, START_METHODS, Profile
 from harness.settings import RunSettings
 
 if sys.version_info >= (3, 11):
@@ -16,7 +17,6 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-START_METHODS = ("fork", "forkserver", "spawn")
 VARIANTS = ("broken", "fixed")
 KNOWN_NEEDS = ("cuda", "opencv")
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
@@ -48,6 +48,7 @@ class Expectation:
     signature: str | None = None
     note: str = ""
     unverified: bool = False  # not yet observed on a machine that can run it (e.g. with a GPU)
+    profile: str | None = None  # the profile it overrides for ([expect.<variant>.<profile>]); None: a start method's
 
     def matches(self, outcome: Outcome, signature: str) -> bool:
         if outcome != self.outcome:
@@ -59,9 +60,9 @@ class Expectation:
 class Recognition:
     """How `check` recognises the pitfall in anyone's script ([diagnose] in case.toml).
 
-    At run time: every observed start method in `methods` shows `outcome` (with the `signature`
-    regex in its cause or output, the `stacks` regex in its hang stacks), and no observed method
-    outside `methods` shows that outcome. Statically: any finding of the `lint` rules.
+    At run time: every observed profile in `methods` (named, or by its start method) shows
+    `outcome` (with the `signature` regex in its cause or output, the `stacks` regex in its hang
+    stacks), and no observed profile outside `methods` shows that outcome. Statically: any finding of the `lint` rules.
     """
 
     fix: str
@@ -82,7 +83,7 @@ class Case:
     tags: tuple[str, ...]
     timeout: float
     needs: tuple[str, ...]
-    expect: dict[tuple[str, str], Expectation] = field(repr=False)
+    expect: dict[tuple[str, str], Expectation] = field(repr=False)  # (variant, start method or profile)
     memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB  # the harness stops a run that takes more
     memory_interval_s: float | None = None  # sample each process's memory this often ([memory])
     leak_threshold_mb: float | None = None  # a worker growing more than this is a leak ([memory])
@@ -96,6 +97,10 @@ class Case:
 
     def script(self, variant: str) -> Path:
         return self.path / f"{variant}.py"
+
+    def expectation(self, variant: str, profile: Profile) -> Expectation:
+        """The profile's own expectation where case.toml gives one, else its start method's."""
+        return self.expect.get((variant, profile.name)) or self.expect[(variant, profile.start_method)]
 
     def settings(self, timeout_s: float | None = None) -> RunSettings:
         """How its scripts are run: its timeout (or `timeout_s`), memory limit and sampling, stdin."""
@@ -124,7 +129,8 @@ def _known_keys(table: dict, allowed: tuple[str, ...], where: str) -> None:
             raise CaseError(f"{where}: unknown key '{key}' (known: {', '.join(allowed)})")
 
 
-def _expectation(table: dict, where: str) -> Expectation:
+def _expectation(table: dict, where: str, key: str) -> Expectation:
+    """One [expect.<variant>.<key>] table; `key` is a start method or, for an override, a profile."""
     if not isinstance(table, dict):
         raise CaseError(f"{where}: must be a table with 'outcome'")
     _known_keys(table, ("outcome", "signature", "note", "unverified"), where)
@@ -134,7 +140,11 @@ def _expectation(table: dict, where: str) -> Expectation:
     if not isinstance(unverified, bool):
         raise CaseError(f"{where}: 'unverified' must be true or false")
     return Expectation(
-        outcome=outcome, signature=signature, note=str(table.get("note", "")), unverified=unverified
+        outcome=outcome,
+        signature=signature,
+        note=str(table.get("note", "")),
+        unverified=unverified,
+        profile=key if key in PROFILE_NAMES else None,
     )
 
 
@@ -161,11 +171,12 @@ def load_case(folder: Path) -> Case:
     expect: dict[tuple[str, str], Expectation] = {}
     for variant in VARIANTS:
         by_method = _require(expect_table, variant, dict, f"{where} [expect]")
+        _known_keys(by_method, START_METHODS + PROFILE_NAMES, f"{where} [expect.{variant}]")
         for method in START_METHODS:
-            key_where = f"{where} [expect.{variant}.{method}]"
             if method not in by_method:
-                raise CaseError(f"{key_where}: missing")
-            expect[(variant, method)] = _expectation(by_method[method], key_where)
+                raise CaseError(f"{where} [expect.{variant}.{method}]: missing")
+        for key, table in by_method.items():  # a profile's own table overrides its start method's
+            expect[(variant, key)] = _expectation(table, f"{where} [expect.{variant}.{key}]", key)
     memory = _memory(data, where)
     recognition = _recognition(data.get("diagnose"), f"{where} [diagnose]")
     via_stdin = data.get("stdin", False)
@@ -218,8 +229,9 @@ def _recognition(table, where: str) -> Recognition | None:
     _known_keys(table, ("fix", "outcome", "methods", "signature", "stacks", "lint"), where)
     methods = tuple(table.get("methods", ()))
     for method in methods:
-        if method not in START_METHODS:
-            raise CaseError(f"{where}: unknown start method '{method}'")
+        if method not in START_METHODS + PROFILE_NAMES:
+            known = ", ".join(START_METHODS + PROFILE_NAMES)
+            raise CaseError(f"{where}: unknown start method or profile '{method}' (known: {known})")
     outcome = table.get("outcome")
     if outcome is not None:
         outcome = _outcome(outcome, where)

@@ -62,7 +62,17 @@ def _print_where_stopped() -> None:
             print(f"  {line}", file=sys.stderr)
 
 
+def _utf8_output() -> None:
+    """Writes UTF-8 whatever the console's code page (a cp1252 pipe on Windows cannot encode →);
+    a character the terminal cannot show becomes a replacement, never an exception."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        if encoding != "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8", errors="replace")
+
+
 def main(argv: list[str] | None = None) -> int:
+    _utf8_output()
     # Piped (nox, CI): as wide as COLUMNS says, else 120, not rich's default of 80.
     width = None if sys.stdout.isatty() else shutil.get_terminal_size((120, 24)).columns
     console = Console(highlight=False, width=width)

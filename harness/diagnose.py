@@ -15,7 +15,7 @@ class Diagnosis:
     """A known pitfall found in the script, with the evidence for it."""
 
     case: Case
-    runtime: list[str] = field(default_factory=list)  # "spawn: crash: RuntimeError: …"
+    runtime: list[str] = field(default_factory=list)  # "windows: crash: RuntimeError: …"
     lint: list[Finding] = field(default_factory=list)
 
     @property
@@ -59,14 +59,14 @@ def runtime_evidence(case: Case, results: list[RunResult]) -> list[str]:
     recognition = case.recognition
     if recognition is None or recognition.outcome is None:
         return []
-    observed = {r.start_method: r for r in results if r.outcome.was_judged}
-    inside = [observed[m] for m in recognition.methods if m in observed]
-    outside = [r for m, r in observed.items() if m not in recognition.methods]
+    observed = [r for r in results if r.outcome.was_judged]
+    inside = [r for r in observed if {r.profile, r.start_method} & set(recognition.methods)]
+    outside = [r for r in observed if r not in inside]
     if not inside or not all(_shows(r, case) for r in inside):
         return []
     if any(r.outcome == recognition.outcome for r in outside):
-        return []  # not specific to these start methods: another problem
-    return [f"{r.start_method}: {r.outcome}: {r.signature}" for r in inside]
+        return []  # not specific to these profiles: another problem
+    return [f"{r.profile}: {r.outcome}: {r.signature}" for r in inside]
 
 
 def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding]) -> list[Diagnosis]:

@@ -53,18 +53,18 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
 
 
 class ProgressWatch:
-    """Follows one process's events file while the run goes on: batches delivered, last progress."""
+    """Follows the main process's events file while the run goes on: batches delivered, last progress."""
 
-    def __init__(self, path: Path, started: float) -> None:
-        self.path = path
+    def __init__(self, started: float) -> None:
         self.offset = 0
         self.batches = 0
         self.iterating = False
         self.last_progress = started  # time.monotonic() of the last epoch start or batch
 
-    def poll(self, now: float) -> None:
+    def poll(self, path: Path, now: float) -> None:
+        """Reads what `path` (the events file of the main process) gained since the last poll."""
         try:
-            with open(self.path, "rb") as events:
+            with open(path, "rb") as events:
                 events.seek(self.offset)
                 chunk = events.read()
         except OSError:

@@ -1,4 +1,4 @@
-"""Runs the case × variant × start method matrix in parallel and judges each run."""
+"""Runs the case × variant × profile matrix in parallel and judges each run."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import needs, runner
+from harness import confirmations, needs, profiles, runner
 from harness.active_runs import ACTIVE_RUNS
 from harness.cases import CASES_DIR, Case
 from harness.memory import largest_growth
 from harness.observation import Observation, Stop
 from harness.outcomes import Outcome, classify, hang_signature
+from harness.profiles import Profile
 from harness.results import RunResult
 from harness.settings import RunSettings
 
@@ -26,16 +27,18 @@ OUTPUT_TAIL_CHARS = 6000
 class Job:
     case: Case
     variant: str
-    start_method: str
+    profile: Profile
     timeout_s: float
 
 
-def plan(cases: list[Case], variants: list[str], methods: list[str], timeout_s: float | None) -> list[Job]:
+def plan(
+    cases: list[Case], variants: list[str], chosen: list[Profile], timeout_s: float | None
+) -> list[Job]:
     return [
-        Job(case, variant, method, timeout_s or case.timeout)
+        Job(case, variant, profile, timeout_s or case.timeout)
         for case in cases
         for variant in variants
-        for method in methods
+        for profile in chosen
     ]
 
 
@@ -74,18 +77,24 @@ def tail(output: str) -> str:
 
 
 def observe(
-    script: Path, start_method: str, settings: RunSettings, judging: Case | None = None, **labels: str
+    script: Path, profile: Profile | str, settings: RunSettings, judging: Case | None = None, **labels: str
 ) -> RunResult:
-    """Runs one script under one start method and classifies what happened.
+    """Runs one script under one profile (or the profile of that name) and classifies what happened.
 
     `judging`: the case whose thresholds judge a run that exited 0 (a leak, a slow start-up).
-    `labels` (case, variant) name the run in its result.
+    `labels` (case, variant) name the run in its result. A profile that cannot run here is skipped.
     """
-    base = dict(labels, start_method=start_method)
+    profile = profiles.named(profile) if isinstance(profile, str) else profile
+    base = dict(labels, profile=profile.name, start_method=profile.start_method, emulation=profile.emulation())
+    unavailable = profiles.unavailable(profile)
+    if unavailable:
+        return RunResult(**base, outcome=Outcome.SKIPPED, reason=unavailable)
     try:
-        observed = runner.run_script(script, start_method, settings)
+        observed = runner.run_script(script, profile, settings)
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
         return RunResult(**base, outcome=Outcome.ERROR, reason=f"{type(exc).__name__}: {exc}")
+    if observed.boot_failure:
+        return RunResult(**base, outcome=Outcome.ERROR, reason=observed.boot_failure, output_tail=tail(observed.output))
     outcome, signature = judge(observed, judging)
     return RunResult(
         **base,
@@ -128,11 +137,20 @@ def judge(observed: Observation, judging: Case | None) -> tuple[Outcome, str]:
 
 
 def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:
-    """`leak` when a worker grew past the threshold from its baseline; else `ok`, with the figures."""
+    """`leak` when a worker grew past the threshold from its baseline; else `ok`, with the figures.
+
+    The threshold is set for USS (what a worker holds alone); where only RSS could be read (macOS
+    without root), the run is not judged: `skipped`, saying why.
+    """
     growth = largest_growth(memory)
     if growth is None:
         return Outcome.ERROR, "no worker memory was sampled"
-    grew, baseline = growth
+    grew, baseline, metric = growth
+    if metric != "uss":
+        return Outcome.SKIPPED, (
+            f"worker memory could be read only as {metric.upper()} here (USS of another process needs "
+            f"more rights); the leak threshold of {threshold_mb:g} MB is set for USS"
+        )
     figures = f"worker grew {grew:.0f} MB over its {baseline:.0f} MB baseline (threshold {threshold_mb:g} MB)"
     return (Outcome.LEAK if grew > threshold_mb else Outcome.OK), figures
 
@@ -153,29 +171,41 @@ def judge_startup(epochs: list[dict], threshold: float) -> tuple[Outcome, str]:
 
 
 def execute(job: Job) -> RunResult:
-    """Runs one job (or skips it for a missing need) and compares it with its expectation."""
+    """Runs one job (or skips it for a missing need) and compares it with its expectation.
+
+    An expectation is unverified where case.toml says so, and where this run is the profile's real
+    platform (Windows, macOS, Python 3.14) and no results file from there has confirmed it yet: a
+    mismatch is then reported, not fatal.
+    """
+    profile = job.profile
     reason = needs.missing(job.case.needs)
     if reason:
         result = RunResult(
             case=job.case.name,
             variant=job.variant,
-            start_method=job.start_method,
+            profile=profile.name,
+            start_method=profile.start_method,
+            emulation=profile.emulation(),
             outcome=Outcome.SKIPPED,
             reason=reason,
         )
     else:
         result = observe(
             job.case.script(job.variant),
-            job.start_method,
+            profile,
             job.case.settings(job.timeout_s),
             judging=job.case,
             case=job.case.name,
             variant=job.variant,
         )
-    expectation = job.case.expect[(job.variant, job.start_method)]
+    expectation = job.case.expectation(job.variant, profile)
     result.expected = expectation.outcome
     result.expected_signature = expectation.signature
-    result.expected_unverified = expectation.unverified
+    result.expected_unverified = expectation.unverified or (
+        not result.emulation
+        and profile.name != "linux"
+        and not confirmations.confirmed(profile.name, job.case.name, job.variant)
+    )
     if result.outcome is not Outcome.SKIPPED:
         result.matched = expectation.matches(result.outcome, result.signature)
     return result

@@ -10,6 +10,7 @@ as growth.
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -17,25 +18,41 @@ import psutil
 
 MB = 1024 * 1024
 DEFAULT_MEMORY_LIMIT_MB = 4096.0  # total RSS of a run's processes; a case may declare its own
+SHM_PREFIX = "/dev/shm/" if sys.platform.startswith("linux") else None
 
 
-def role(process: psutil.Process, root_pid: int) -> str:
-    """main, helper (resource tracker, forkserver) or worker."""
-    if process.pid == root_pid:
+def role(process: psutil.Process, main_pids: tuple[int, ...]) -> str:
+    """main (the launched process, and the interpreter where that is a launcher), helper (resource
+    tracker, torch_shm_manager, forkserver) or worker."""
+    if process.pid in main_pids:
         return "main"
     try:
         command = " ".join(process.cmdline())
         parent = process.ppid()
     except psutil.Error:
         return "worker"
-    if "resource_tracker" in command or ("forkserver import main" in command and parent == root_pid):
+    helpers = ("resource_tracker", "torch_shm_manager")
+    if any(name in command for name in helpers) or ("forkserver import main" in command and parent in main_pids):
         return "helper"
     return "worker"
 
 
 def _uss_mb(process: psutil.Process) -> tuple[float, str]:
+    """(MB, metric): the USS, where it can be read, else the RSS.
+
+    On Linux the pages of /dev/shm files are left out: under the file_system sharing strategy
+    (torch's on Windows and macOS) a worker maps each batch it builds from such a file, and those
+    pages, the batches in flight, would count as its own until the main process maps them too.
+    """
     try:
-        return process.memory_full_info().uss / MB, "uss"
+        if SHM_PREFIX is None:
+            return process.memory_full_info().uss / MB, "uss"
+        private = sum(
+            m.private_clean + m.private_dirty
+            for m in process.memory_maps(grouped=True)
+            if not m.path.startswith(SHM_PREFIX)
+        )
+        return private / MB, "uss"
     except (psutil.AccessDenied, AttributeError):
         return process.memory_info().rss / MB, "rss"
 
@@ -43,6 +60,7 @@ def _uss_mb(process: psutil.Process) -> tuple[float, str]:
 @dataclass
 class ProcessSeries:
     role: str
+    metric: str = "uss"  # what its samples measure: uss, or rss where USS cannot be read
     samples: list[tuple[float, float]] = field(default_factory=list)  # (seconds since start, MB)
     ready_s: float | None = None  # when a worker started serving
 
@@ -59,6 +77,7 @@ class MemoryMonitor:
     peak_total_mb: float = 0.0
     tree_pids: list[int] = field(default_factory=list)  # the processes found by the last poll
     roles: dict[int, str] = field(default_factory=dict)
+    main_pid: int | None = None  # the script's interpreter, once the boot module named it
     _next_sample: float = 0.0
 
     def poll(self) -> float:
@@ -85,15 +104,19 @@ class MemoryMonitor:
         """Samples the workers only: USS is costly to read for a large process (the kernel walks
         its page tables), and the main process and helpers are not what a leak is judged on."""
         for process in tree:
+            if self.main_pid is None and process.pid != self.root_pid:
+                continue  # which process is the script's is not known yet
             if process.pid not in self.roles:
-                self.roles[process.pid] = role(process, self.root_pid)
+                self.roles[process.pid] = role(process, (self.root_pid, self.main_pid or self.root_pid))
             if self.roles[process.pid] != "worker":
                 continue
             try:
-                megabytes, self.metric = _uss_mb(process)
+                megabytes, metric = _uss_mb(process)
             except psutil.Error:
                 continue
             entry = self.series.setdefault(process.pid, ProcessSeries(role="worker"))
+            if metric == "rss":  # one sample read as RSS makes the series RSS: not comparable with USS
+                entry.metric = self.metric = "rss"
             entry.samples.append((round(at_s, 2), round(megabytes, 1)))
 
     def mark_ready(self, ready: dict[int, float]) -> None:
@@ -104,7 +127,12 @@ class MemoryMonitor:
 
     def to_json(self) -> dict:
         processes = {
-            str(pid): {"role": s.role, "ready_s": s.ready_s, "samples": [list(x) for x in s.samples]}
+            str(pid): {
+                "role": s.role,
+                "metric": s.metric,
+                "ready_s": s.ready_s,
+                "samples": [list(x) for x in s.samples],
+            }
             for pid, s in sorted(self.series.items())
         }
         return {
@@ -127,14 +155,21 @@ def worker_summary(processes: dict) -> dict:
         if not serving:
             continue
         baseline, peak = serving[0], max(serving)
-        summary[pid] = {"baseline_mb": baseline, "peak_mb": peak, "growth_mb": round(peak - baseline, 1)}
+        summary[pid] = {
+            "baseline_mb": baseline,
+            "peak_mb": peak,
+            "growth_mb": round(peak - baseline, 1),
+            "metric": entry.get("metric", "uss"),
+        }
     return summary
 
 
-def largest_growth(memory: dict) -> tuple[float, float] | None:
-    """(growth, baseline) in MB of the worker that grew most; None without worker samples."""
+def largest_growth(memory: dict) -> tuple[float, float, str] | None:
+    """(growth, baseline, metric) in MB of the worker that grew most; None without worker samples.
+    The metric is "rss" when any worker's memory could only be read as RSS."""
     workers = memory.get("workers") or {}
     if not workers:
         return None
     worst = max(workers.values(), key=lambda w: w["growth_mb"])
-    return worst["growth_mb"], worst["baseline_mb"]
+    metric = "rss" if any(w.get("metric") == "rss" for w in workers.values()) else "uss"
+    return worst["growth_mb"], worst["baseline_mb"], metric

@@ -47,6 +47,7 @@ class Observation:
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
     root_pid: int | None = None  # the script's own process
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
+    boot_failure: str = ""  # the boot module could not impose the profile: why (the run is an error)
 
     @property
     def timed_out(self) -> bool:

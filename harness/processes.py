@@ -16,18 +16,29 @@ import psutil
 
 RUN_ID_VARIABLE = "DLP_RUN_ID"
 NATIVE_DUMP_TIMEOUT_S = 15
+# How a stuck process is asked for its Python stacks: SIGUSR1 where it exists (faulthandler answers
+# it even while the process holds the GIL), else a trigger file that a thread of the boot module
+# watches (Windows).
+STACK_TRIGGER = "signal" if hasattr(signal, "SIGUSR1") else "file"
+# A run's own process group: a new session on POSIX (os.setsid), a new process group on Windows.
+NEW_SESSION = hasattr(os, "setsid")
+NEW_GROUP = (
+    {"start_new_session": True}
+    if NEW_SESSION
+    else {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
+)
 
 
-def _belongs(process: psutil.Process, run_id: str, session_id: int) -> bool:
+def _belongs(process: psutil.Process, run_id: str, session_id: int | None) -> bool:
     try:
-        if os.getsid(process.pid) == session_id:
+        if session_id is not None and hasattr(os, "getsid") and os.getsid(process.pid) == session_id:
             return True
         return process.environ().get(RUN_ID_VARIABLE) == run_id
     except (psutil.Error, OSError):
         return False
 
 
-def find_run_processes(root_pid: int, run_id: str, session_id: int) -> list[psutil.Process]:
+def find_run_processes(root_pid: int, run_id: str, session_id: int | None) -> list[psutil.Process]:
     """The root, its descendants, and any process in the run's session or carrying its run id.
 
     The last two catch processes whose parent already died (orphans are re-parented away from
@@ -57,6 +68,16 @@ def _alive(process: psutil.Process) -> bool:
         return False
 
 
+def is_cleanup_helper(process: psutil.Process) -> bool:
+    """multiprocessing's resource tracker or PyTorch's torch_shm_manager: each removes what its
+    clients left (semaphores, shared-memory segments) once the last client is gone."""
+    try:
+        command = " ".join(process.cmdline())
+    except psutil.Error:
+        return False
+    return "resource_tracker" in command or "torch_shm_manager" in command
+
+
 def describe(process: psutil.Process) -> str:
     try:
         command = " ".join(process.cmdline())
@@ -66,14 +87,17 @@ def describe(process: psutil.Process) -> str:
 
 
 def dump_stacks(processes: list[psutil.Process], probe_dir: Path, wait_s: float = 2.0) -> dict[str, str]:
-    """Asks each process for its Python stacks (SIGUSR1, armed by the boot module) and reads them.
+    """Asks each process for its Python stacks (armed by the boot module) and reads them.
 
     Returns {pid: "header\\nstacks"}; a process that wrote nothing is listed with a note saying so.
     """
     headers = {p.pid: describe(p) for p in processes}
-    for process in processes:
-        with contextlib.suppress(psutil.Error):
-            process.send_signal(signal.SIGUSR1)
+    if STACK_TRIGGER == "signal":
+        for process in processes:
+            with contextlib.suppress(psutil.Error):
+                process.send_signal(signal.SIGUSR1)
+    else:
+        (probe_dir / "dump-stacks").touch()
     deadline = time.monotonic() + wait_s
     pending = set(headers)
     while pending and time.monotonic() < deadline:
@@ -123,13 +147,14 @@ def wait_ended(
     return alive
 
 
-def kill_all(root_pid: int, run_id: str, session_id: int, rounds: int = 50) -> None:
+def kill_all(root_pid: int, run_id: str, session_id: int | None, rounds: int = 50) -> None:
     """SIGKILLs the run at once, for a run that keeps starting processes: its process group first
     (one signal, so no child started in between escapes), then whatever else is found, until
     nothing of the run is left."""
     for _ in range(rounds):
-        with contextlib.suppress(OSError):
-            os.killpg(session_id, signal.SIGKILL)
+        if session_id is not None and hasattr(os, "killpg"):
+            with contextlib.suppress(OSError):
+                os.killpg(session_id, signal.SIGKILL)
         left = find_run_processes(root_pid, run_id, session_id)
         if not left:
             return

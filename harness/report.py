@@ -59,15 +59,22 @@ def cell(result: RunResult) -> Text:
     return text
 
 
+def print_emulations(console: Console, profiles: list) -> None:
+    """One line per profile that this machine can only imitate, saying how."""
+    for profile in profiles:
+        if how := profile.emulation():
+            console.print(f"  [dim]{profile.name}: emulated here ({escape(how)})[/]", soft_wrap=True)
+
+
 def table(results: list[RunResult], methods: list[str]) -> Table:
-    grid = Table(title="Observed outcome per start method (expected in case.toml)", show_lines=True)
+    grid = Table(title="Observed outcome per profile (expected in case.toml)", show_lines=True)
     grid.add_column("case")
     grid.add_column("variant")
     for method in methods:
         grid.add_column(method)
     rows: dict[tuple[str, str], dict[str, RunResult]] = {}
     for result in results:
-        rows.setdefault((result.case, result.variant), {})[result.start_method] = result
+        rows.setdefault((result.case, result.variant), {})[result.profile] = result
     for (case, variant), by_method in sorted(rows.items()):
         cells = [cell(by_method[m]) if m in by_method else Text("—", style="dim") for m in methods]
         grid.add_row(case, variant, *cells)
@@ -90,7 +97,9 @@ def mismatch_details(results: list[RunResult]) -> list[str]:
         expected = f"{r.expected}" + (f" matching /{r.expected_signature}/" if r.expected_signature else "")
         seen = f"{r.outcome}" + (f": {r.signature}" if r.signature else "")
         seen += f" ({r.reason})" if r.reason else ""
-        lines.append(f"MISMATCH {r.case} {r.variant} {r.start_method}: expected {expected}, observed {seen}")
+        lines.append(f"MISMATCH {r.case} {r.variant} {r.profile}: expected {expected}, observed {seen}")
+        if r.expected_unverified:
+            lines.append("    (that expectation is unverified on this platform: reported, not fatal)")
         lines.extend(f"    | {line}" for line in output_end(r))
     return lines
 
@@ -106,7 +115,7 @@ def print_report(console: Console, results: list[RunResult], methods: list[str])
 def agreement(results: list[RunResult], repeat: int) -> Table:
     """How many of the repeated runs of each case × variant × start method matched expectations."""
     grid = Table(title=f"Agreement with the expectation over {repeat} repetitions")
-    for column in ("case", "variant", "start method", "agreed", "outcomes seen"):
+    for column in ("case", "variant", "profile", "agreed", "outcomes seen"):
         grid.add_column(column)
     by_key: dict[tuple[str, str, str], list[RunResult]] = {}
     for result in results:

@@ -9,9 +9,11 @@ import tempfile
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+import filelock
+
 from harness.outcomes import Outcome
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
 
@@ -34,12 +36,14 @@ class OlderSchemaError(ResultsError):
 
 @dataclass
 class RunResult:
-    """What one run of one script under one start method showed."""
+    """What one run of one script under one profile showed."""
 
     case: str
     variant: str
-    start_method: str
+    profile: str  # harness/profiles.py: linux, linux-3.14, windows, macos
     outcome: Outcome
+    start_method: str = ""  # the profile's
+    emulation: str = ""  # how the profile was imitated on this machine; "" where it ran natively
     signature: str = ""
     expected: Outcome | None = None  # as case.toml said at the time of the run ("" in the JSON: none)
     expected_signature: str | None = None
@@ -84,7 +88,7 @@ class RunResult:
 
     @property
     def key(self) -> tuple[str, str, str]:
-        return (self.case, self.variant, self.start_method)
+        return (self.case, self.variant, self.profile)
 
 
 @dataclass
@@ -115,7 +119,7 @@ class ResultsFile:
             raise ResultsError(f"{source}: damaged results file: {exc}") from None
 
     def merged(self, newer: list[RunResult], environment: dict) -> ResultsFile:
-        """This file with `newer` replacing the results of the same case, variant and method."""
+        """This file with `newer` replacing the results of the same case, variant and profile."""
         by_key = {r.key: r for r in self.results}
         by_key.update({r.key: r for r in newer})
         return ResultsFile(environment=environment, results=list(by_key.values()))
@@ -170,17 +174,6 @@ def record(path: Path, newer: list[RunResult], environment: dict) -> ResultsFile
     return updated
 
 
-@contextlib.contextmanager
-def _locked(path: Path):
-    """An exclusive lock on `<path>.lock` (POSIX flock; no lock where fcntl is missing)."""
-    try:
-        import fcntl
-    except ImportError:  # Windows: writes stay atomic, merges of concurrent runs may lose one side
-        yield
-        return
-    with open(path.with_name(path.name + ".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+def _locked(path: Path) -> filelock.BaseFileLock:
+    """An exclusive lock on `<path>.lock` (flock on POSIX, msvcrt locking on Windows)."""
+    return filelock.FileLock(path.with_name(path.name + ".lock"))

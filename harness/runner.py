@@ -7,6 +7,7 @@ of the run ended, and its shared memory removed). Nothing of the run outlives `r
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -17,10 +18,11 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import events, processes, shm
+from harness import events, processes, profiles, shm
 from harness.active_runs import ACTIVE_RUNS
 from harness.memory import MemoryMonitor
 from harness.observation import Observation, Stop
+from harness.profiles import Profile
 from harness.settings import RunSettings
 
 BOOT_DIR = Path(__file__).resolve().parent / "boot"
@@ -32,19 +34,37 @@ OUTPUT_LIMIT_BYTES = 64 << 20  # a run that writes more is stopped: its output m
 POLL_INTERVAL_S = 0.1  # how soon the script's exit is noticed
 CHECK_INTERVAL_S = 0.25  # how often its processes, memory, output and shared memory are looked at
 LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
+# torch_shm_manager (the file_system sharing strategy's) polls for its clients: it goes about 2.1 s
+# after the last one. Cleanup helpers alone are given this long.
+CLEANUP_GRACE_S = 5.0
+
+
+BOOT_EXIT_CODE = 86  # the boot module could not impose the profile (harness/boot/sitecustomize.py)
+# Set by the boot module or the harness for one run; never inherited from whoever started the harness.
+_RUN_VARIABLES = (
+    "DLP_START_METHOD",
+    "DLP_PRELOAD_MAIN",
+    "DLP_SHARING_STRATEGY",
+    "DLP_WINDOWS_APIS",
+    "DLP_MAIN_PID",
+    "DLP_FORKSERVER_ARGV",
+    "DLP_STACK_TRIGGER",
+)
 
 
 def child_environment(
-    start_method: str, probe_dir: Path, run_id: str, extra_path: list[str] | None = None
+    profile: Profile, probe_dir: Path, run_id: str, extra_path: list[str] | None = None
 ) -> dict[str, str]:
-    env = dict(os.environ)
+    env = {name: value for name, value in os.environ.items() if name not in _RUN_VARIABLES}
     inherited = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     python_path = [str(BOOT_DIR), *(extra_path or []), *inherited]
     env.update(
         PYTHONPATH=os.pathsep.join(python_path),
         PYTHONUNBUFFERED="1",  # output of parent and workers interleaves in the order written
-        DLP_START_METHOD=start_method,
+        PYTHONIOENCODING="utf-8",  # the output file is read as UTF-8, whatever the console's code page
         DLP_PROBE_DIR=str(probe_dir),
+        DLP_STACK_TRIGGER=processes.STACK_TRIGGER,
+        **profile.environment(),
         **{processes.RUN_ID_VARIABLE: run_id},
     )
     return env
@@ -71,6 +91,7 @@ class _Run:
     monitor: MemoryMonitor
     progress: events.ProgressWatch
     shared: shm.ShmWatch
+    _main_pid: int | None = None
 
     @property
     def probe_dir(self) -> Path:
@@ -81,15 +102,35 @@ class _Run:
         return self.workdir / "output.txt"
 
     @property
-    def session_id(self) -> int:
-        return self.proc.pid  # start_new_session makes the child a session leader
+    def session_id(self) -> int | None:
+        return self.proc.pid if processes.NEW_SESSION else None  # the child leads its own session
+
+    def known_main_pid(self) -> int | None:
+        """The script's interpreter, as the boot module wrote it (on Windows a venv's python.exe is a
+        launcher whose child is the interpreter); None until it is written."""
+        if self._main_pid is None:
+            with contextlib.suppress(OSError, ValueError):
+                self._main_pid = int((self.probe_dir / "main.pid").read_text())
+        return self._main_pid
+
+    @property
+    def main_pid(self) -> int:
+        """The script's interpreter; the launched process until the boot module named it."""
+        return self.known_main_pid() or self.proc.pid
 
     def processes(self) -> list:
         return processes.find_run_processes(self.proc.pid, self.run_id, self.session_id)
 
+    def boot_failure(self) -> str:
+        """Why the boot module could not impose the profile; "" when it did."""
+        try:
+            return (self.probe_dir / "boot-failed").read_text(encoding="utf-8").strip()
+        except OSError:
+            return ""
 
-def run_script(script: Path, start_method: str, settings: RunSettings) -> Observation:
-    """Runs `python -X faulthandler script args` as __main__ with `start_method` imposed.
+
+def run_script(script: Path, profile: Profile | str, settings: RunSettings) -> Observation:
+    """Runs `python -X faulthandler script args` as __main__ with `profile` imposed.
 
     The run gets its own temporary working directory and process session; stdout and stderr go to
     one file. When it must be stopped while it may be stuck (timeout, stall, memory or output
@@ -98,11 +139,12 @@ def run_script(script: Path, start_method: str, settings: RunSettings) -> Observ
     again and again) is killed at once, without stacks. With `via_stdin` the script's folder is
     put on PYTHONPATH, as a notebook's own folder is importable.
     """
+    profile = profiles.named(profile) if isinstance(profile, str) else profile
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     try:
         script = Path(script).resolve()
-        run = _launch(script, start_method, settings, workdir)
-        label = f"{script.parent.name}/{script.name} under {start_method}"
+        run = _launch(script, profile, settings, workdir)
+        label = f"{script.parent.name}/{script.name} under {profile.name}"
         ACTIVE_RUNS.add(run.proc.pid, run.run_id, run.session_id, run.probe_dir, label)
         try:
             stop = _wait(run, settings)
@@ -118,13 +160,13 @@ def run_script(script: Path, start_method: str, settings: RunSettings) -> Observ
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def _launch(script: Path, start_method: str, settings: RunSettings, workdir: Path) -> _Run:
+def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path) -> _Run:
     (workdir / "probes").mkdir()
     run_id = uuid.uuid4().hex
     target = ["-c", INTERACTIVE_MAIN] if settings.via_stdin else [str(script)]
     command = [sys.executable, "-X", "faulthandler", *target, *settings.args]
     extra_path = [str(script.parent)] if settings.via_stdin else []
-    env = child_environment(start_method, workdir / "probes", run_id, extra_path)
+    env = child_environment(profile, workdir / "probes", run_id, extra_path)
     shared = shm.ShmWatch()  # what /dev/shm held before the run
     stdin_path = script if settings.via_stdin else os.devnull
     with open(workdir / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:
@@ -136,7 +178,7 @@ def _launch(script: Path, start_method: str, settings: RunSettings, workdir: Pat
             stderr=subprocess.STDOUT,
             cwd=workdir,
             env=env,
-            start_new_session=True,
+            **processes.NEW_GROUP,
         )
     return _Run(
         workdir=workdir,
@@ -145,7 +187,7 @@ def _launch(script: Path, start_method: str, settings: RunSettings, workdir: Pat
         started=started,
         wall_started=wall_started,
         monitor=MemoryMonitor(proc.pid, started, settings.memory_interval_s),
-        progress=events.ProgressWatch(workdir / "probes" / f"{proc.pid}.events", started),
+        progress=events.ProgressWatch(started),
         shared=shared,
     )
 
@@ -170,6 +212,7 @@ def _wait(run: _Run, settings: RunSettings) -> Stop:
 
 
 def _limit_passed(run: _Run, settings: RunSettings) -> Stop | None:
+    run.monitor.main_pid = run.known_main_pid()  # workers are told apart from it once it is known
     if run.monitor.poll() > settings.memory_limit_mb:
         return Stop.MEMORY
     if len(run.monitor.tree_pids) > settings.process_limit:
@@ -184,7 +227,7 @@ def _progress_says(run: _Run, settings: RunSettings) -> Stop | None:
     if not settings.watches_progress:
         return None
     now = time.monotonic()
-    run.progress.poll(now)
+    run.progress.poll(run.probe_dir / f"{run.main_pid}.events", now)
     if settings.stop_after_batches is not None and run.progress.batches >= settings.stop_after_batches:
         return Stop.BATCHES
     stalled = settings.stall_s is not None and now - run.progress.last_progress > settings.stall_s
@@ -193,7 +236,7 @@ def _progress_says(run: _Run, settings: RunSettings) -> Stop | None:
 
 def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     """Ends every process of the run as `stop` asks, then what outlived the script."""
-    observation = Observation(stop=stop, stop_note=_stop_note(run, stop, settings), root_pid=run.proc.pid)
+    observation = Observation(stop=stop, stop_note=_stop_note(run, stop, settings), root_pid=run.main_pid)
     if stop is Stop.PROCESSES:
         run.shared.poll(run.monitor.tree_pids)
         processes.kill_all(run.proc.pid, run.run_id, run.session_id)
@@ -236,11 +279,17 @@ def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
 def _read_records(run: _Run, observation: Observation, settings: RunSettings) -> None:
     """What the probes recorded (DataLoader epochs, workers' start of service) and the output."""
     recorded = events.read(run.probe_dir)
-    observation.loader_epochs = events.loader_epochs(recorded, run.proc.pid, run.wall_started)
+    observation.loader_epochs = events.loader_epochs(recorded, run.main_pid, run.wall_started)
+    if run.proc.returncode == BOOT_EXIT_CODE:
+        observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:
         run.monitor.mark_ready(events.worker_ready(recorded, run.wall_started))
         observation.memory = run.monitor.to_json()
     observation.output = read_tail(run.output_path)
+
+
+def _grace_s(left: list) -> float:
+    return CLEANUP_GRACE_S if all(processes.is_cleanup_helper(p) for p in left) else LEFTOVER_GRACE_S
 
 
 def _end_leftovers(run: _Run) -> list[str]:
@@ -248,9 +297,9 @@ def _end_leftovers(run: _Run) -> list[str]:
 
     Returns a description of each ("pid N, parent P: command").
     """
-    deadline = time.monotonic() + LEFTOVER_GRACE_S
+    started = time.monotonic()
     left = run.processes()
-    while left and time.monotonic() < deadline:
+    while left and time.monotonic() < started + _grace_s(left):
         time.sleep(POLL_INTERVAL_S)
         left = run.processes()
     described = [processes.describe(p) for p in sorted(left, key=lambda p: p.pid)]

@@ -8,7 +8,8 @@ flight (their session and process group, and whatever carries their run id) and 
 /dev/shm entries those processes held, then exits. A harness that ends normally has no runs in
 flight: its watchdog just exits.
 
-Messages, one line each: `start ROOT_PID RUN_ID SESSION_ID` and `end ROOT_PID`.
+Messages, one line each: `start ROOT_PID RUN_ID SESSION_ID` (`-` where there are no sessions,
+as on Windows) and `end ROOT_PID`.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ class Lifeline:
         self._pipe: IO[str] | None = None
         self.watchdog: subprocess.Popen | None = None
 
-    def started(self, root_pid: int, run_id: str, session_id: int) -> None:
-        self._send(f"start {root_pid} {run_id} {session_id}")
+    def started(self, root_pid: int, run_id: str, session_id: int | None) -> None:
+        self._send(f"start {root_pid} {run_id} {'-' if session_id is None else session_id}")
 
     def ended(self, root_pid: int) -> None:
         self._send(f"end {root_pid}")
@@ -59,7 +60,7 @@ class Lifeline:
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
-            start_new_session=True,  # not ended with the harness's terminal or process group
+            **processes.NEW_GROUP,  # not ended with the harness's terminal or process group
             env={**os.environ, "PYTHONPATH": python_path},
         )
         return self.watchdog.stdin
@@ -70,18 +71,18 @@ LIFELINE = Lifeline()
 
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # its harness decides; a stray Ctrl-C must not
-    runs: dict[int, tuple[str, int]] = {}
+    runs: dict[int, tuple[str, int | None]] = {}
     for line in sys.stdin:
         kind, *fields = line.split()
         if kind == "start" and len(fields) == 3:
-            runs[int(fields[0])] = (fields[1], int(fields[2]))
+            runs[int(fields[0])] = (fields[1], None if fields[2] == "-" else int(fields[2]))
         elif kind == "end" and len(fields) == 1:
             runs.pop(int(fields[0]), None)
     for root_pid, (run_id, session_id) in runs.items():
         end_run(root_pid, run_id, session_id)
 
 
-def end_run(root_pid: int, run_id: str, session_id: int) -> None:
+def end_run(root_pid: int, run_id: str, session_id: int | None) -> None:
     """Kills the run's processes at once, lets its cleanup helpers finish, removes what was held.
 
     multiprocessing's resource tracker and PyTorch's torch_shm_manager remove the semaphores and
@@ -91,7 +92,7 @@ def end_run(root_pid: int, run_id: str, session_id: int) -> None:
     tree = processes.find_run_processes(root_pid, run_id, session_id)
     held = set().union(*(shm.held_by(p.pid) for p in tree)) | _named_after(p.pid for p in tree)
     for _ in range(3):  # a process forked between looking and killing is found the next time
-        clients = [p for p in tree if not _is_cleanup_helper(p)]
+        clients = [p for p in tree if not processes.is_cleanup_helper(p)]
         for process in clients:
             with contextlib.suppress(Exception):
                 process.kill()
@@ -105,14 +106,6 @@ def end_run(root_pid: int, run_id: str, session_id: int) -> None:
     for name in held:
         with contextlib.suppress(OSError):
             (shm.SHM_DIR / name).unlink()
-
-
-def _is_cleanup_helper(process) -> bool:
-    try:
-        command = " ".join(process.cmdline())
-    except Exception:
-        return False
-    return "resource_tracker" in command or "torch_shm_manager" in command
 
 
 def _named_after(pids) -> set[str]:

@@ -22,7 +22,8 @@ import psutil
 import pytest
 
 from harness import matrix, processes, shm
-from harness.cases import START_METHODS, VARIANTS, discover
+from harness.cases import VARIANTS, discover
+from harness.profiles import PROFILES
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS_DIR = ROOT / "tests"
@@ -57,8 +58,8 @@ def catalog():
 
 @pytest.fixture(scope="session")
 def matrix_results(catalog):
-    """Every case × variant × start method, observed once (in parallel) for the whole session."""
-    jobs = matrix.plan(catalog, list(VARIANTS), list(START_METHODS), timeout_s=None)
+    """Every case × variant × profile, observed once (in parallel) for the whole session."""
+    jobs = matrix.plan(catalog, list(VARIANTS), list(PROFILES.values()), timeout_s=None)
     return {result.key: result for result in matrix.run_all(jobs, JOBS)}
 
 

@@ -89,7 +89,7 @@ def test_check_reports_what_only_lint_can_see_in_a_realistic_script(tmp_path):
     assert plain in source
     script = tmp_path / "train_with_lambda.py"
     script.write_text(source.replace(plain, plain[:-1] + ", collate_fn=lambda batch: batch)"))
-    completed = harness("check", str(script), "--start-method", "spawn")
+    completed = harness("check", str(script), "--profile", "windows")
     assert completed.returncode == 1
     assert "DLP002" in completed.stdout and "03 · A lambda as `collate_fn`" in completed.stdout
 
@@ -98,7 +98,7 @@ def test_check_reports_what_only_lint_can_see_in_a_realistic_script(tmp_path):
 def test_unmatched_failure_is_reported_raw_not_guessed(tmp_path):
     script = tmp_path / "odd.py"
     script.write_text("raise SystemExit('my own configuration error')\n")
-    completed = harness("check", str(script), "--start-method", "fork")
+    completed = harness("check", str(script), "--profile", "linux")
     assert completed.returncode == 1
     assert "No known pitfall matches" in completed.stdout and "my own configuration error" in completed.stdout
     assert "Known pitfall" not in completed.stdout

@@ -184,7 +184,7 @@ def test_causes_and_leftovers_are_printed_as_text_not_markup():
     result = RunResult(
         case="c",
         variant="v",
-        start_method="fork",
+        profile="linux",
         outcome=Outcome.CRASH,
         signature=odd,
         output_tail=odd,

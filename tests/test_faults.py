@@ -20,7 +20,7 @@ slow = pytest.mark.slow
 
 def observe(name: str, timeout: float = 30, **settings):
     return matrix.observe(
-        FAULTS / name, "fork", RunSettings(timeout_s=timeout, **settings), case=name, variant="fault"
+        FAULTS / name, "linux", RunSettings(timeout_s=timeout, **settings), case=name, variant="fault"
     )
 
 
@@ -82,7 +82,7 @@ def test_unbounded_memory_is_stopped_by_the_limit(contained, tmp_path):
     hog = tmp_path / "hog.py"
     hog.write_text("blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))\n")
     result = matrix.observe(
-        hog, "fork", RunSettings(timeout_s=60, memory_limit_mb=500), case="hog", variant="fault"
+        hog, "linux", RunSettings(timeout_s=60, memory_limit_mb=500), case="hog", variant="fault"
     )
     assert result.outcome == "leak" and "over its limit of 500 MB" in result.signature
     assert psutil.virtual_memory().available > 2 << 30

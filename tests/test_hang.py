@@ -11,7 +11,7 @@ from harness import matrix
 from harness.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
-TIMEOUT_S = {"fork": 6.0, "spawn": 15.0}  # spawn: the workers must import torch before they block
+TIMEOUT_S = {"linux": 6.0, "windows": 15.0}  # spawn: the workers must import torch before they block
 
 
 def _gone(pid: int) -> bool:

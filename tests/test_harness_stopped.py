@@ -87,7 +87,7 @@ def test_a_stopped_harness_leaves_nothing_of_its_runs(tmp_path, what, signal_nam
     previous = results.read_text()
     script, processes = SCRIPTS[what]
     cases = fault_case(tmp_path, script)
-    options = ["--variant", "broken", "--start-method", "fork", "--results", str(results)]
+    options = ["--variant", "broken", "--profile", "linux", "--results", str(results)]
     harness = subprocess.Popen(
         [sys.executable, "-m", "harness", "--cases-dir", str(cases), "run", "1", *options],
         cwd=ROOT,
@@ -122,7 +122,7 @@ from harness import matrix
 from harness.settings import RunSettings
 
 def test_hangs():
-    matrix.observe(Path({script!r}), "fork", RunSettings(timeout_s=120), case="fault", variant="hang")
+    matrix.observe(Path({script!r}), "linux", RunSettings(timeout_s=120), case="fault", variant="hang")
 """
 
 

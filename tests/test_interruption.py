@@ -42,7 +42,7 @@ def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):
 
 
 def test_repeat_counts_agreement():
-    completed = harness("run", "3", "--start-method", "fork", "--repeat", "2", "--no-record", timeout=120)
+    completed = harness("run", "3", "--profile", "linux", "--repeat", "2", "--no-record", timeout=120)
     assert completed.returncode == 0, completed.stdout
     assert "Agreement with the expectation over 2 repetitions" in completed.stdout
     assert completed.stdout.count("2/2") == 2  # broken and fixed under fork

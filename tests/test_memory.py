@@ -20,12 +20,14 @@ def test_baseline_is_taken_once_the_worker_serves():
         "2": series("worker", [[0.5, 10.0], [1.0, 150.0], [1.5, 320.0], [2.0, 322.0]], ready=1.5),
         "3": series("helper", [[0.5, 5.0], [2.0, 50.0]]),
     }
-    assert worker_summary(processes) == {"2": {"baseline_mb": 320.0, "peak_mb": 322.0, "growth_mb": 2.0}}
+    assert worker_summary(processes) == {
+        "2": {"baseline_mb": 320.0, "peak_mb": 322.0, "growth_mb": 2.0, "metric": "uss"}
+    }
 
 
 def test_without_a_ready_mark_the_first_sample_is_the_baseline():
     processes = {"7": series("worker", [[0.1, 6.0], [0.5, 60.0], [0.9, 90.0]])}
-    assert largest_growth({"workers": worker_summary(processes)}) == (84.0, 6.0)
+    assert largest_growth({"workers": worker_summary(processes)}) == (84.0, 6.0, "uss")
 
 
 def test_judge_memory_against_threshold():
@@ -38,7 +40,7 @@ def test_judge_memory_against_threshold():
 
 @pytest.mark.parametrize(("variant", "outcome"), [("broken", "leak"), ("fixed", "ok")])
 def test_copy_on_read_growth_is_measured_under_fork(matrix_results, variant, outcome):
-    result = matrix_results[("06_memory_growth", variant, "fork")]
+    result = matrix_results[("06_memory_growth", variant, "linux")]
     assert result.outcome == outcome, result.signature
     workers = result.memory["workers"]
     assert len(workers) == 2, "two workers"
@@ -48,8 +50,8 @@ def test_copy_on_read_growth_is_measured_under_fork(matrix_results, variant, out
 
 
 def test_spawn_workers_start_with_their_own_copy(matrix_results):
-    broken = matrix_results[("06_memory_growth", "broken", "spawn")].memory["workers"]
-    fixed = matrix_results[("06_memory_growth", "fixed", "spawn")].memory["workers"]
+    broken = matrix_results[("06_memory_growth", "broken", "windows")].memory["workers"]
+    fixed = matrix_results[("06_memory_growth", "fixed", "windows")].memory["workers"]
     broken_baseline = min(w["baseline_mb"] for w in broken.values())
     fixed_baseline = max(w["baseline_mb"] for w in fixed.values())
     assert broken_baseline > fixed_baseline + 80, (broken, fixed)
@@ -67,8 +69,17 @@ def test_memory_limit_stops_the_run_and_is_recorded(tmp_path):
         "    time.sleep(0.05)\n"
     )
     result = matrix.observe(
-        hog, "fork", RunSettings(timeout_s=60, memory_limit_mb=400), case="hog", variant="probe"
+        hog, "linux", RunSettings(timeout_s=60, memory_limit_mb=400), case="hog", variant="probe"
     )
     assert result.outcome == "leak"
     assert "over its limit of 400 MB; stopped by the harness" in result.signature
     assert result.duration_s < 30
+
+
+def test_a_leak_is_judged_only_on_the_metric_its_threshold_was_set_for():
+    processes = {"7": {**series("worker", [[0.1, 6.0], [0.9, 90.0]]), "metric": "rss"}}
+    outcome, why = matrix.judge_memory({"workers": worker_summary(processes)}, threshold_mb=40)
+    assert outcome == "skipped"
+    assert "only as RSS" in why and "set for USS" in why
+    processes["7"]["metric"] = "uss"
+    assert matrix.judge_memory({"workers": worker_summary(processes)}, threshold_mb=40)[0] == "leak"

@@ -10,7 +10,7 @@ import pytest
 
 @pytest.fixture(scope="module")
 def hang(matrix_results):
-    return matrix_results[("04_opencv_thread_deadlock", "broken", "fork")]
+    return matrix_results[("04_opencv_thread_deadlock", "broken", "linux")]
 
 
 def test_classified_as_hang_within_timeout_plus_five(hang, catalog):

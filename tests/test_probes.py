@@ -10,7 +10,7 @@ from harness.outcomes import Outcome
 from harness.settings import RunSettings
 
 
-@pytest.mark.parametrize(("variant", "method"), [("broken", "spawn"), ("fixed", "spawn"), ("broken", "fork")])
+@pytest.mark.parametrize(("variant", "method"), [("broken", "windows"), ("fixed", "windows"), ("broken", "linux")])
 def test_each_epoch_is_timed_to_its_first_batch(matrix_results, variant, method):
     epochs = matrix_results[("13_spawn_startup_cost", variant, method)].loader_epochs
     assert len(epochs) == 3, "three epochs, three DataLoader iterations"
@@ -18,7 +18,7 @@ def test_each_epoch_is_timed_to_its_first_batch(matrix_results, variant, method)
     starts = [e["started_s"] for e in epochs]
     assert starts == sorted(starts)
     later = max(e["first_batch_s"] for e in epochs[1:])
-    if (variant, method) == ("broken", "spawn"):
+    if (variant, method) == ("broken", "windows"):
         assert later > 1.0, "every epoch starts new spawned workers and re-sends 200 MB"
     else:
         assert later < 0.5, "fork or persistent workers start the later epochs at once"
@@ -43,8 +43,8 @@ def test_stdin_mode_runs_code_in_a_main_without_a_file(tmp_path):
     script.write_text(
         "import __main__, sys\nprint('file' if hasattr(__main__, '__file__') else 'no file', sys.argv)\n"
     )
-    plain = matrix.observe(script, "spawn", RunSettings(timeout_s=30), case="c", variant="v")
-    fed = matrix.observe(script, "spawn", RunSettings(30, via_stdin=True), case="c", variant="v")
+    plain = matrix.observe(script, "windows", RunSettings(timeout_s=30), case="c", variant="v")
+    fed = matrix.observe(script, "windows", RunSettings(30, via_stdin=True), case="c", variant="v")
     assert plain.output_tail.startswith("file")
     assert fed.outcome == "ok" and fed.output_tail.startswith("no file"), fed.output_tail
 
@@ -54,5 +54,5 @@ def test_stdin_mode_makes_the_scripts_folder_importable(tmp_path):
     (tmp_path / "helper_module.py").write_text("VALUE = 42\n")
     script = tmp_path / "cell.py"
     script.write_text("from helper_module import VALUE\nprint(VALUE)\n")
-    fed = matrix.observe(script, "fork", RunSettings(30, via_stdin=True), case="c", variant="v")
+    fed = matrix.observe(script, "linux", RunSettings(30, via_stdin=True), case="c", variant="v")
     assert fed.output_tail.strip() == "42", fed.output_tail

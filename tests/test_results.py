@@ -15,7 +15,7 @@ def sample(**changes) -> RunResult:
     fields = dict(
         case="01_missing_main_guard",
         variant="broken",
-        start_method="spawn",
+        profile="windows",
         outcome="crash",
         signature="RuntimeError: An attempt has been made…",
         expected="crash",
@@ -31,7 +31,7 @@ def sample(**changes) -> RunResult:
 def test_round_trip_preserves_every_field(tmp_path):
     path = tmp_path / "r.json"
     original = ResultsFile(
-        environment=environment.describe(), results=[sample(), sample(start_method="fork", outcome="ok")]
+        environment=environment.describe(), results=[sample(), sample(profile="linux", outcome="ok")]
     )
     results.save(path, original)
     loaded = results.load(path)
@@ -78,10 +78,10 @@ def test_save_leaves_no_temporary_file_and_replaces_whole(tmp_path):
 
 def test_record_merges_by_case_variant_and_method(tmp_path):
     path = tmp_path / "r.json"
-    results.record(path, [sample(), sample(start_method="fork", outcome="ok")], {"run": 1})
+    results.record(path, [sample(), sample(profile="linux", outcome="ok")], {"run": 1})
     results.record(path, [sample(outcome="hang")], {"run": 2})
     loaded = results.load(path)
-    assert {r.start_method: r.outcome for r in loaded.results} == {"fork": "ok", "spawn": "hang"}
+    assert {r.profile: r.outcome for r in loaded.results} == {"linux": "ok", "windows": "hang"}
     assert loaded.environment == {"run": 2}
 
 
@@ -122,14 +122,14 @@ def test_concurrent_records_merge_instead_of_losing_one(tmp_path):
     path = tmp_path / "r.json"
     methods = [f"method{i}" for i in range(16)]
     threads = [
-        threading.Thread(target=results.record, args=(path, [sample(start_method=m)], {"writer": m}))
+        threading.Thread(target=results.record, args=(path, [sample(profile=m)], {"writer": m}))
         for m in methods
     ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(r.start_method for r in results.load(path).results) == sorted(methods)
+    assert sorted(r.profile for r in results.load(path).results) == sorted(methods)
 
 
 def test_outcomes_are_the_enum_in_memory_and_the_same_strings_in_the_file(tmp_path):
@@ -138,7 +138,7 @@ def test_outcomes_are_the_enum_in_memory_and_the_same_strings_in_the_file(tmp_pa
     result = sample(expected="")
     assert result.outcome is Outcome.CRASH and result.expected is None
     path = tmp_path / "r.json"
-    results.save(path, ResultsFile(environment={}, results=[result, sample(start_method="fork")]))
+    results.save(path, ResultsFile(environment={}, results=[result, sample(profile="linux")]))
     saved = json.loads(path.read_text())["results"]
     assert [(r["outcome"], r["expected"]) for r in saved] == [("crash", "crash"), ("crash", "")]
     assert results.load(path).results[1].expected is None

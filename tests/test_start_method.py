@@ -1,4 +1,4 @@
-"""The harness imposes the start method on the script and on its DataLoader workers."""
+"""The harness imposes each profile's start method on the script and on its DataLoader workers."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from harness.cases import START_METHODS
+from harness.profiles import PROFILES
 from harness.runner import run_script
 from harness.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
@@ -14,9 +14,10 @@ from tests.conftest import SCRIPTS_DIR
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("method", START_METHODS)
-def test_start_method_reaches_parent_and_workers(method):
-    observed = run_script(SCRIPTS_DIR / "probe_start_method.py", method, RunSettings(timeout_s=60))
+@pytest.mark.parametrize("profile", PROFILES)
+def test_start_method_reaches_parent_and_workers(profile):
+    method = PROFILES[profile].start_method
+    observed = run_script(SCRIPTS_DIR / "probe_start_method.py", profile, RunSettings(timeout_s=60))
     assert observed.returncode == 0, observed.output
     # Python's resource tracker may print a warning after the report: take the report's own line.
     reports = [line for line in observed.output.splitlines() if line.startswith('{"parent"')]
@@ -30,7 +31,7 @@ def test_script_runs_as_main_from_its_own_path(tmp_path):
         "import json, os, sys\n"
         "print(json.dumps({'name': __name__, 'path0': sys.path[0], 'cwd': os.getcwd()}))\n"
     )
-    observed = run_script(script, "spawn", RunSettings(timeout_s=30))
+    observed = run_script(script, "windows", RunSettings(timeout_s=30))
     report = json.loads(observed.output.strip().splitlines()[-1])
     assert report["name"] == "__main__"
     assert report["path0"] == str(tmp_path)

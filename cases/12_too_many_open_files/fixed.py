@@ -2,15 +2,20 @@
 as copies, so that the tensors received from the workers are freed one by one.
 
 The process runs with a soft limit of 256 open files, the default on macOS (1024 on many Linux
-distributions), set here so the limit is the same on every machine.
+distributions), set here so the limit is the same on every machine (Windows has no such limit,
+and no `resource` module).
 """
 
-import resource
+try:
+    import resource
+except ImportError:  # Windows
+    resource = None
 
 import torch
 from torch.utils.data import DataLoader, Dataset
 
-resource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+if resource is not None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
 
 
 class Features(Dataset):

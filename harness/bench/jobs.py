@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from harness import processes
 from harness.watchdog import LIFELINE, end_run
 
 MEASURE = Path(__file__).resolve().parent / "measure.py"
@@ -27,10 +28,11 @@ def measure(job: dict, on_record: Callable[[dict], None] | None = None) -> list[
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        start_new_session=True,
+        **processes.NEW_GROUP,
     )
     records = []
-    LIFELINE.started(process.pid, "bench", process.pid)  # its own session: pid = session id
+    session = process.pid if processes.NEW_SESSION else None  # its own session: pid = session id
+    LIFELINE.started(process.pid, "bench", session)
     try:
         process.stdin.write(json.dumps(job))
         process.stdin.close()
@@ -43,7 +45,7 @@ def measure(job: dict, on_record: Callable[[dict], None] | None = None) -> list[
         errors = process.stderr.read()
     finally:
         if process.poll() is None:  # interrupted: end it and its workers, let their helpers clean up
-            end_run(process.pid, "bench", process.pid)
+            end_run(process.pid, "bench", session)
             process.wait()
         LIFELINE.ended(process.pid)
     if process.returncode != 0:

@@ -18,15 +18,17 @@ from pathlib import Path
 
 import psutil
 
-from harness import matrix, needs, processes, runner, shm
+from harness import matrix, needs, processes, profiles, runner, shm
 from harness.cases import VARIANTS, Case
 from harness.matrix import Job
 from harness.outcomes import Outcome
 
 
 def runnable_jobs(cases: list[Case], methods: list[str]) -> list[Job]:
-    """Every case × variant × start method whose case can run here (a missing need is skipped)."""
-    planned = matrix.plan(cases, list(VARIANTS), methods, None)
+    """Every case × variant × start method (its first profile) whose case can run here (a missing
+    need is skipped)."""
+    chosen = [profiles.PROFILES[profiles.BY_START_METHOD[method][0]] for method in methods]
+    planned = matrix.plan(cases, list(VARIANTS), chosen, None)
     return [job for job in planned if not needs.missing(job.case.needs)]
 
 
@@ -56,7 +58,8 @@ def shell_script(job: Job, marker: str) -> str:
     return "\n".join(
         [
             'folder="$(mktemp -d)" && cd "$folder" || exit 1',
-            f"export PYTHONPATH={shlex.quote(':'.join(python_path))} DLP_START_METHOD={job.start_method}",
+            f"export PYTHONPATH={shlex.quote(':'.join(python_path))} "
+            + " ".join(f"{name}={value}" for name, value in job.profile.environment().items()),
             f"export PYTHONUNBUFFERED=1 {processes.RUN_ID_VARIABLE}={marker}",
             f"timeout -k 2 {job.timeout_s:g} {command} > output.txt 2>&1",
             'cd / && rm -rf "$folder"',
@@ -114,7 +117,7 @@ def _marked(process: psutil.Process, marker: str) -> bool:
 def hang_latency(jobs: list[Job], observed: list) -> list[dict]:
     """For each run that hung: its timeout and when the harness had reported it (after the stacks
     and the kill)."""
-    timeouts = {(j.case.name, j.variant, j.start_method): j.timeout_s for j in jobs}
+    timeouts = {(j.case.name, j.variant, j.profile.name): j.timeout_s for j in jobs}
     return [
         {"run": " ".join(r.key), "timeout_s": timeouts[r.key], "reported_after_s": r.duration_s}
         for r in observed

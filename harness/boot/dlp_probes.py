@@ -20,6 +20,7 @@ import time
 _WORKER_MODULE = "torch.utils.data._utils.worker"
 _LOADER_MODULE = "torch.utils.data.dataloader"
 _iterator_ids = itertools.count(1)
+_PATCHES = {}
 
 
 class _PatchOnImport:
@@ -48,6 +49,13 @@ class _PatchOnImport:
 
         spec.loader.exec_module = exec_module
         return spec
+
+
+def patch_on_import(patches):
+    """Calls `patches[name](module)` right after torch (or any module) executes module `name`."""
+    if not _PATCHES:
+        sys.meta_path.insert(0, _PatchOnImport(_PATCHES))
+    _PATCHES.update(patches)
 
 
 def install(probe_dir):
@@ -97,4 +105,4 @@ def install(probe_dir):
 
         loader.__iter__, base.__next__ = __iter__, __next__
 
-    sys.meta_path.insert(0, _PatchOnImport({_WORKER_MODULE: patch_worker, _LOADER_MODULE: patch_loader}))
+    patch_on_import({_WORKER_MODULE: patch_worker, _LOADER_MODULE: patch_loader})

@@ -1,26 +1,57 @@
-"""Imposes a multiprocessing start method on a script and every Python process it starts.
+"""Imposes a profile (a start method and what its platform does differently) on a script and on
+every Python process it starts.
 
 The harness puts this folder on PYTHONPATH, so Python imports this module at start-up in the
 script's process and in every interpreter started from it (spawn children, the forkserver),
-before the script's own code runs. The script itself stays unmodified.
+before the script's own code runs. The script itself stays unmodified. A profile that cannot be
+imposed ends the process at once with BOOT_EXIT_CODE and the reason in <probe dir>/boot-failed:
+the harness reports an error, never a run under something else.
 
-Environment it reads:
-    DLP_START_METHOD  fork, forkserver or spawn: made multiprocessing's default.
-    DLP_PROBE_DIR     a folder: each process (forked ones too) registers faulthandler to dump
-                      the stacks of all its threads into <pid>.stacks there on SIGUSR1, and
-                      dlp_probes records DataLoader events into <pid>.events there.
+Environment it reads (harness/profiles.py sets them):
+    DLP_START_METHOD      fork, forkserver or spawn: made multiprocessing's default.
+    DLP_PRELOAD_MAIN      1: the forkserver imports __main__ once, as CPython 3.14.1+ does.
+    DLP_SHARING_STRATEGY  torch.multiprocessing's sharing strategy, its only one (as on macOS).
+    DLP_WINDOWS_APIS      1: what Windows lacks is hidden (see dlp_windows).
+    DLP_PROBE_DIR         a folder: the main process writes main.pid there; each process dumps
+                          the stacks of its threads into <pid>.stacks when asked, and dlp_probes
+                          records DataLoader events into <pid>.events.
+    DLP_STACK_TRIGGER     signal (SIGUSR1, POSIX) or file (<probe dir>/dump-stacks appears).
 """
 
 import os
 
+BOOT_EXIT_CODE = 86
+MAIN_PID_VARIABLE = "DLP_MAIN_PID"
 
-def _impose_start_method(method: str) -> None:
+
+def _impose_profile() -> None:
     import multiprocessing
 
-    multiprocessing.set_start_method(method, force=True)
+    if os.environ.get("DLP_WINDOWS_APIS") == "1":
+        import dlp_windows
+
+        dlp_windows.hide_from_script()
+    method = os.environ.get("DLP_START_METHOD")
+    if method:
+        multiprocessing.set_start_method(method, force=True)  # ValueError where the platform lacks it
+    if os.environ.get("DLP_PRELOAD_MAIN") == "1":
+        import dlp_forkserver
+
+        dlp_forkserver.preload_main()
+    strategy = os.environ.get("DLP_SHARING_STRATEGY")
+    if strategy:
+        import dlp_probes
+
+        dlp_probes.patch_on_import({"torch.multiprocessing": lambda module: _only_strategy(module, strategy)})
 
 
-def _arm_stack_dump(probe_dir: str) -> None:
+def _only_strategy(module, strategy: str) -> None:
+    """torch.multiprocessing with `strategy` as its default and only sharing strategy."""
+    module._sharing_strategy = strategy
+    module._all_sharing_strategies = {strategy}
+
+
+def _arm_stack_dump(probe_dir: str, trigger: str) -> None:
     import faulthandler
     import signal
 
@@ -28,11 +59,40 @@ def _arm_stack_dump(probe_dir: str) -> None:
         path = os.path.join(probe_dir, f"{os.getpid()}.stacks")
         # Kept open for the life of the process: faulthandler writes to its descriptor.
         stacks = open(path, "w")  # noqa: SIM115
-        faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
+        if trigger == "signal":
+            faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
+        else:
+            _watch_trigger_file(os.path.join(probe_dir, "dump-stacks"), stacks)
 
     arm()
-    # A forked child would otherwise write into its parent's file.
-    os.register_at_fork(after_in_child=arm)
+    if hasattr(os, "register_at_fork"):  # a forked child would otherwise write into its parent's file
+        os.register_at_fork(after_in_child=arm)
+
+
+def _watch_trigger_file(trigger_path: str, stacks) -> None:
+    """Where there is no SIGUSR1 (Windows): a thread that dumps every thread's stack once the
+    harness creates the trigger file. It needs the GIL, so a process stuck holding it stays silent."""
+    import faulthandler
+    import threading
+    import time
+
+    def watch() -> None:
+        while not os.path.exists(trigger_path):
+            time.sleep(0.1)
+        faulthandler.dump_traceback(file=stacks, all_threads=True)
+        stacks.flush()
+
+    threading.Thread(target=watch, name="dlp-stack-dump", daemon=True).start()
+
+
+def _note_main_pid(probe_dir: str) -> None:
+    """The first Python process of the run is the script's (on Windows a venv's python.exe is a
+    launcher whose child is the interpreter): its pid goes to main.pid, for the harness."""
+    if MAIN_PID_VARIABLE in os.environ:
+        return
+    os.environ[MAIN_PID_VARIABLE] = str(os.getpid())
+    with open(os.path.join(probe_dir, "main.pid"), "w") as main_pid:
+        main_pid.write(str(os.getpid()))
 
 
 def _chain_to_next_sitecustomize() -> None:
@@ -48,17 +108,33 @@ def _chain_to_next_sitecustomize() -> None:
         spec.loader.exec_module(importlib.util.module_from_spec(spec))
 
 
-def _main() -> None:
-    method = os.environ.get("DLP_START_METHOD")
-    if method:
-        _impose_start_method(method)
-    probe_dir = os.environ.get("DLP_PROBE_DIR")
-    if probe_dir and hasattr(os, "register_at_fork"):  # POSIX: SIGUSR1 and fork exist
-        _arm_stack_dump(probe_dir)
-    if probe_dir:
-        import dlp_probes  # beside this file: watches torch's DataLoader from outside the script
+def _fail(probe_dir: str | None) -> None:
+    """The profile could not be imposed: say why, where the harness looks, and end the process."""
+    import sys
+    import traceback
 
-        dlp_probes.install(probe_dir)
+    reason = "".join(traceback.format_exception_only(*sys.exc_info()[:2])).strip()
+    message = f"harness boot: could not impose the profile: {reason}"
+    print(message, file=sys.stderr, flush=True)
+    if probe_dir:
+        with open(os.path.join(probe_dir, "boot-failed"), "a", encoding="utf-8") as failed:
+            failed.write(message + "\n")
+    os._exit(BOOT_EXIT_CODE)
+
+
+def _main() -> None:
+    probe_dir = os.environ.get("DLP_PROBE_DIR")
+    try:
+        if probe_dir:
+            _note_main_pid(probe_dir)
+        _impose_profile()
+        if probe_dir:
+            _arm_stack_dump(probe_dir, os.environ.get("DLP_STACK_TRIGGER", "signal"))
+            import dlp_probes  # beside this file: watches torch's DataLoader from outside the script
+
+            dlp_probes.install(probe_dir)
+    except Exception:
+        _fail(probe_dir)
 
 
 _main()

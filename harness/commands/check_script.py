@@ -1,4 +1,4 @@
-"""`check`: a user's script run under each start method until its loaders show progress, linted,
+"""`check`: a user's script run under each profile until its loaders show progress, linted,
 and matched against the catalog of known pitfalls."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ DEFAULT_BATCHES = 3
 # a stall limit must leave room for that on a busy machine.
 DEFAULT_STALL_S = 30.0
 DEFAULT_CHECK_TIMEOUT_S = 600.0
-DEFAULT_JOBS = 3  # one per start method
+DEFAULT_JOBS = 4  # one per profile
 HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
 NO_GPU = re.compile(
     r"Torch not compiled with CUDA enabled|Found no NVIDIA driver|No CUDA GPUs are available"
@@ -30,9 +30,9 @@ NO_GPU = re.compile(
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("check", help="run a script under each start method, lint it, diagnose")
+    parser = subparsers.add_parser("check", help="run a script under each profile, lint it, diagnose")
     arguments.add_script(parser, "feed the code on stdin, as a notebook runs it")
-    arguments.add_start_methods(parser)
+    arguments.add_profiles(parser)
     parser.add_argument(
         "--batches",
         type=arguments.count,
@@ -60,7 +60,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     findings = lint([args.path], args.stdin)
     if not args.json:
         console.print(
-            f"Checking {escape(str(args.path))} under {', '.join(args.start_methods)}: a run is ok once its "
+            f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: a run is ok once its "
             f"DataLoaders delivered {args.batches} batches, hung after {args.stall:g} s without a batch "
             f"(timeout {args.timeout:g} s)"
         )
@@ -72,11 +72,11 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         stall_s=args.stall,
     )
 
-    def run(method: str):
-        observed = matrix.observe(args.path, method, settings, case=args.path.name, variant="check")
+    def run(profile):
+        observed = matrix.observe(args.path, profile, settings, case=args.path.name, variant="check")
         return _unless_no_gpu(observed)
 
-    results = matrix.run_all(list(args.start_methods), args.jobs, run=run)
+    results = matrix.run_all(list(args.profiles), args.jobs, run=run)
     found = diagnose(discover(args.cases_dir), results, findings)
     if args.json:
         print(json.dumps(_as_json(args.path, results, findings, found), indent=2, sort_keys=True))
@@ -113,7 +113,7 @@ def _print_check(console: Console, results, findings, found) -> None:
 
     for result in results:
         console.print(
-            f"  [bold]{result.start_method:10}[/] [{result.outcome.style}]{result.outcome:7}[/] "
+            f"  [bold]{result.profile:10}[/] [{result.outcome.style}]{result.outcome:7}[/] "
             f"{escape(result.signature)}",
             soft_wrap=True,
         )
@@ -128,18 +128,18 @@ def _print_check(console: Console, results, findings, found) -> None:
     for result in results:
         if result.outcome is Outcome.SKIPPED:
             console.print(
-                f"[dim]{result.start_method}: not judged: {escape(result.reason)}[/]", soft_wrap=True
+                f"[dim]{result.profile}: not judged: {escape(result.reason)}[/]", soft_wrap=True
             )
     failing = [r for r in results if r.outcome.is_failure]
     if failing and not any(d.runtime for d in found):
         console.print("[yellow]No known pitfall matches what the runs showed.[/] The causes as observed:")
         for result in failing:
             console.print(
-                f"  {result.start_method}: {result.outcome}: {escape(result.signature)}", soft_wrap=True
+                f"  {result.profile}: {result.outcome}: {escape(result.signature)}", soft_wrap=True
             )
             report.print_output_end(console, result, indent=4)
     if not failing and not found:
-        console.print("[bold green]No pitfall found: the script ran under every start method checked.[/]")
+        console.print("[bold green]No pitfall found: the script ran under every profile checked.[/]")
 
 
 def _print_diagnosis(console: Console, diagnosis) -> None:

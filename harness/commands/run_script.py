@@ -1,4 +1,4 @@
-"""`script`: a user's script run unmodified under each start method, each outcome with its cause."""
+"""`script`: a user's script run unmodified under each profile, each outcome with its cause."""
 
 from __future__ import annotations
 
@@ -15,9 +15,9 @@ DEFAULT_TIMEOUT_S = 120.0
 
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser("script", help="run your own script under each start method")
+    parser = subparsers.add_parser("script", help="run your own script under each profile")
     arguments.add_script(parser, "feed the code on standard input, as a notebook runs it")
-    arguments.add_start_methods(parser)
+    arguments.add_profiles(parser)
     arguments.add_jobs(parser)
     arguments.add_timeout(parser, DEFAULT_TIMEOUT_S, "per run before it counts as a hang")
     parser.set_defaults(handler=handle)
@@ -28,15 +28,15 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     from harness.settings import RunSettings
 
     console.print(
-        f"Running {escape(str(args.path))} under {', '.join(args.start_methods)} "
+        f"Running {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)} "
         f"(timeout {args.timeout:g}s each)"
     )
     settings = RunSettings(timeout_s=args.timeout, args=tuple(args.script_args), via_stdin=args.stdin)
 
-    def run(method: str):
-        return matrix.observe(args.path, method, settings, case=args.path.name, variant="script")
+    def run(profile):
+        return matrix.observe(args.path, profile, settings, case=args.path.name, variant="script")
 
-    observed = matrix.run_all(list(args.start_methods), args.jobs, run=run)
+    observed = matrix.run_all(list(args.profiles), args.jobs, run=run)
     for result in observed:
         print_result(console, result)
     return EXIT_OK if all(r.outcome is Outcome.OK for r in observed) else EXIT_FAILED
@@ -47,7 +47,7 @@ def print_result(console: Console, result) -> None:
     from harness import report
 
     console.print(
-        f"[bold]{result.start_method:10}[/] [{result.outcome.style}]{result.outcome}[/] "
+        f"[bold]{result.profile:10}[/] [{result.outcome.style}]{result.outcome}[/] "
         f"{escape(result.signature)}",
         soft_wrap=True,
     )

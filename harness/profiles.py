@@ -1,0 +1,117 @@
+"""Profiles: what one column of the comparison imposes on every process of a run.
+
+A start method alone is not a platform. A profile is the start method plus what the platform it
+names does differently, imposed by the boot module in the script's process and in every process
+it starts:
+
+- `linux`: fork, Linux's default up to Python 3.13.
+- `linux-3.14`: forkserver as CPython 3.14.1+ (and 3.13.8+) runs it: the server imports the main
+  script once and every worker is a fork of that server. Older interpreters never preloaded
+  `__main__` (CPython issues 126631, 137996; fixed by PR 135295): there the boot module applies
+  the upstream behaviour, and the run says it was emulated.
+- `windows`: spawn; torch's `file_system` sharing strategy (its only one there); no SIGCHLD
+  handler in the DataLoader (torch skips it on Windows); and what Windows lacks hidden from the
+  script: the fork and forkserver start methods, `os.fork`, the `resource` and `fcntl` modules.
+- `macos`: spawn and torch's `file_system` sharing strategy, as torch sets on macOS.
+
+A profile runs natively on the system it names and is emulated on Linux; elsewhere it is skipped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import platform
+import sys
+from dataclasses import dataclass
+
+START_METHODS = ("fork", "forkserver", "spawn")
+SYSTEM_NAMES = {"linux": "Linux", "windows": "Windows", "darwin": "macOS"}
+
+
+def forkserver_preloads_main(version: tuple[int, ...]) -> bool:
+    """Whether this CPython's forkserver imports `__main__` once, in the server (3.13.8+, 3.14.1+)."""
+    return version >= (3, 14, 1) or (3, 13, 8) <= version < (3, 14)
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    start_method: str
+    system: str  # platform.system().lower() of what it stands for
+    title: str  # the column's heading
+    sharing_strategy: str | None = None  # torch.multiprocessing's, set in every process
+    preload_main: bool = False  # forkserver imports the main script once, in the server
+    windows_apis: bool = False  # what Windows lacks is hidden; no SIGCHLD handler in DataLoader
+
+    def runs_natively(self, system: str, version: tuple[int, ...]) -> bool:
+        """Whether a run on `system` with Python `version` is this profile with nothing emulated."""
+        if system != self.system:
+            return False
+        return not self.preload_main or forkserver_preloads_main(version)
+
+    def emulation(self, system: str | None = None, version: tuple[int, ...] | None = None) -> str:
+        """How a run here imitates the profile; "" where it runs natively."""
+        system = system or platform.system().lower()
+        version = version or sys.version_info[:3]
+        if self.runs_natively(system, version):
+            return ""
+        python = ".".join(map(str, version[:2]))
+        parts = [f"{self.start_method} on {SYSTEM_NAMES.get(system, system)}, Python {python}"]
+        if self.preload_main:
+            parts.append("__main__ preloaded in the forkserver as CPython 3.14.1 does")
+        if self.sharing_strategy:
+            parts.append(f"torch's {self.sharing_strategy} sharing strategy in every process")
+        if self.windows_apis:
+            parts.append("fork, forkserver, os.fork, resource and fcntl hidden; no SIGCHLD handler")
+        return "; ".join(parts)
+
+    def environment(self) -> dict[str, str]:
+        """The variables that tell the boot module what to impose."""
+        variables = {"DLP_START_METHOD": self.start_method}
+        if self.sharing_strategy:
+            variables["DLP_SHARING_STRATEGY"] = self.sharing_strategy
+        if self.preload_main:
+            variables["DLP_PRELOAD_MAIN"] = "1"
+        if self.windows_apis:
+            variables["DLP_WINDOWS_APIS"] = "1"
+        return variables
+
+
+PROFILES = {
+    profile.name: profile
+    for profile in (
+        Profile("linux", "fork", "linux", "Linux, Python ≤ 3.13"),
+        Profile("linux-3.14", "forkserver", "linux", "Linux, Python ≥ 3.14", preload_main=True),
+        Profile("windows", "spawn", "windows", "Windows", sharing_strategy="file_system", windows_apis=True),
+        Profile("macos", "spawn", "darwin", "macOS", sharing_strategy="file_system"),
+    )
+}
+PROFILE_NAMES = tuple(PROFILES)
+BY_START_METHOD = {
+    method: tuple(p.name for p in PROFILES.values() if p.start_method == method) for method in START_METHODS
+}
+
+
+def named(name: str) -> Profile:
+    try:
+        return PROFILES[name]
+    except KeyError:
+        raise ValueError(f"unknown profile '{name}' (one of {', '.join(PROFILE_NAMES)})") from None
+
+
+def unavailable(profile: Profile) -> str:
+    """Why `profile` cannot run on this machine; "" when it can (natively or emulated)."""
+    system = platform.system().lower()
+    if not profile.runs_natively(system, sys.version_info[:3]) and system != "linux":
+        here = SYSTEM_NAMES.get(system, system)
+        return f"the {profile.name} profile is emulated on Linux only; this is {here}"
+    if profile.start_method not in multiprocessing.get_all_start_methods():
+        return f"the {profile.start_method} start method is not available here (the {profile.name} profile)"
+    return ""
+
+
+def native_profiles(environment: dict) -> set[str]:
+    """The profiles that a results file's machine ran natively (from its recorded environment)."""
+    system = environment.get("os", "")
+    version = tuple(int(part) for part in str(environment.get("python", "0")).split(".")[:3] if part.isdigit())
+    return {p.name for p in PROFILES.values() if p.runs_natively(system, version)}
