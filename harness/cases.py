@@ -48,7 +48,9 @@ class Expectation:
     signature: str | None = None
     note: str = ""
     unverified: bool = False  # not yet observed on a machine that can run it (e.g. with a GPU)
-    profile: str | None = None  # the profile it overrides for ([expect.<variant>.<profile>]); None: a start method's
+    profile: str | None = (
+        None  # the profile it overrides for ([expect.<variant>.<profile>]); None: a start method's
+    )
 
     def matches(self, outcome: Outcome, signature: str) -> bool:
         if outcome != self.outcome:
@@ -62,7 +64,8 @@ class Recognition:
 
     At run time: every observed profile in `methods` (named, or by its start method) shows
     `outcome` (with the `signature` regex in its cause or output, the `stacks` regex in its hang
-    stacks), and no observed profile outside `methods` shows that outcome. Statically: any finding of the `lint` rules.
+    stacks), and no observed profile outside `methods` shows that outcome. Statically: any finding
+    of the `lint` rules.
     """
 
     fix: str

@@ -31,9 +31,7 @@ class Job:
     timeout_s: float
 
 
-def plan(
-    cases: list[Case], variants: list[str], chosen: list[Profile], timeout_s: float | None
-) -> list[Job]:
+def plan(cases: list[Case], variants: list[str], chosen: list[Profile], timeout_s: float | None) -> list[Job]:
     return [
         Job(case, variant, profile, timeout_s or case.timeout)
         for case in cases
@@ -85,7 +83,9 @@ def observe(
     `labels` (case, variant) name the run in its result. A profile that cannot run here is skipped.
     """
     profile = profiles.named(profile) if isinstance(profile, str) else profile
-    base = dict(labels, profile=profile.name, start_method=profile.start_method, emulation=profile.emulation())
+    base = dict(
+        labels, profile=profile.name, start_method=profile.start_method, emulation=profile.emulation()
+    )
     unavailable = profiles.unavailable(profile)
     if unavailable:
         return RunResult(**base, outcome=Outcome.SKIPPED, reason=unavailable)
@@ -94,7 +94,9 @@ def observe(
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
         return RunResult(**base, outcome=Outcome.ERROR, reason=f"{type(exc).__name__}: {exc}")
     if observed.boot_failure:
-        return RunResult(**base, outcome=Outcome.ERROR, reason=observed.boot_failure, output_tail=tail(observed.output))
+        return RunResult(
+            **base, outcome=Outcome.ERROR, reason=observed.boot_failure, output_tail=tail(observed.output)
+        )
     outcome, signature = judge(observed, judging)
     return RunResult(
         **base,

@@ -32,7 +32,9 @@ def role(process: psutil.Process, main_pids: tuple[int, ...]) -> str:
     except psutil.Error:
         return "worker"
     helpers = ("resource_tracker", "torch_shm_manager")
-    if any(name in command for name in helpers) or ("forkserver import main" in command and parent in main_pids):
+    if any(name in command for name in helpers) or (
+        "forkserver import main" in command and parent in main_pids
+    ):
         return "helper"
     return "worker"
 

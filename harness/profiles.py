@@ -113,5 +113,7 @@ def unavailable(profile: Profile) -> str:
 def native_profiles(environment: dict) -> set[str]:
     """The profiles that a results file's machine ran natively (from its recorded environment)."""
     system = environment.get("os", "")
-    version = tuple(int(part) for part in str(environment.get("python", "0")).split(".")[:3] if part.isdigit())
+    version = tuple(
+        int(part) for part in str(environment.get("python", "0")).split(".")[:3] if part.isdigit()
+    )
     return {p.name for p in PROFILES.values() if p.runs_natively(system, version)}

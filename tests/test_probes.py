@@ -10,7 +10,9 @@ from harness.outcomes import Outcome
 from harness.settings import RunSettings
 
 
-@pytest.mark.parametrize(("variant", "method"), [("broken", "windows"), ("fixed", "windows"), ("broken", "linux")])
+@pytest.mark.parametrize(
+    ("variant", "method"), [("broken", "windows"), ("fixed", "windows"), ("broken", "linux")]
+)
 def test_each_epoch_is_timed_to_its_first_batch(matrix_results, variant, method):
     epochs = matrix_results[("13_spawn_startup_cost", variant, method)].loader_epochs
     assert len(epochs) == 3, "three epochs, three DataLoader iterations"

@@ -218,9 +218,7 @@ def test_real_windows_results_get_a_column_beside_the_emulated_one(tmp_path):
     from harness.site import pages, results_data
 
     cases = discover()
-    run = RunResult(
-        case=cases[0].name, variant="broken", profile="windows", outcome="crash", signature="X"
-    )
+    run = RunResult(case=cases[0].name, variant="broken", profile="windows", outcome="crash", signature="X")
     results.save(tmp_path / "windows-py3.12-torch2.13.0.json", ResultsFile({"os": "windows"}, [run]))
     recorded = results_data.load_all(tmp_path)
     table = pages.comparison_table(cases, None, results_data.real_spawn_systems(recorded))

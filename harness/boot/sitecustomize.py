@@ -13,8 +13,8 @@ Environment it reads (harness/profiles.py sets them):
     DLP_SHARING_STRATEGY  torch.multiprocessing's sharing strategy, its only one (as on macOS).
     DLP_WINDOWS_APIS      1: what Windows lacks is hidden (see dlp_windows).
     DLP_PROBE_DIR         a folder: the main process writes main.pid there; each process dumps
-                          the stacks of its threads into <pid>.stacks when asked, and dlp_probes
-                          records DataLoader events into <pid>.events.
+                          the stacks of its threads into <pid>.stacks when asked (dlp_stacks),
+                          and dlp_probes records DataLoader events into <pid>.events.
     DLP_STACK_TRIGGER     signal (SIGUSR1, POSIX) or file (<probe dir>/dump-stacks appears).
 """
 
@@ -49,40 +49,6 @@ def _only_strategy(module, strategy: str) -> None:
     """torch.multiprocessing with `strategy` as its default and only sharing strategy."""
     module._sharing_strategy = strategy
     module._all_sharing_strategies = {strategy}
-
-
-def _arm_stack_dump(probe_dir: str, trigger: str) -> None:
-    import faulthandler
-    import signal
-
-    def arm() -> None:
-        path = os.path.join(probe_dir, f"{os.getpid()}.stacks")
-        # Kept open for the life of the process: faulthandler writes to its descriptor.
-        stacks = open(path, "w")  # noqa: SIM115
-        if trigger == "signal":
-            faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
-        else:
-            _watch_trigger_file(os.path.join(probe_dir, "dump-stacks"), stacks)
-
-    arm()
-    if hasattr(os, "register_at_fork"):  # a forked child would otherwise write into its parent's file
-        os.register_at_fork(after_in_child=arm)
-
-
-def _watch_trigger_file(trigger_path: str, stacks) -> None:
-    """Where there is no SIGUSR1 (Windows): a thread that dumps every thread's stack once the
-    harness creates the trigger file. It needs the GIL, so a process stuck holding it stays silent."""
-    import faulthandler
-    import threading
-    import time
-
-    def watch() -> None:
-        while not os.path.exists(trigger_path):
-            time.sleep(0.1)
-        faulthandler.dump_traceback(file=stacks, all_threads=True)
-        stacks.flush()
-
-    threading.Thread(target=watch, name="dlp-stack-dump", daemon=True).start()
 
 
 def _note_main_pid(probe_dir: str) -> None:
@@ -129,7 +95,9 @@ def _main() -> None:
             _note_main_pid(probe_dir)
         _impose_profile()
         if probe_dir:
-            _arm_stack_dump(probe_dir, os.environ.get("DLP_STACK_TRIGGER", "signal"))
+            import dlp_stacks
+
+            dlp_stacks.arm(probe_dir, os.environ.get("DLP_STACK_TRIGGER", "signal"))
             import dlp_probes  # beside this file: watches torch's DataLoader from outside the script
 
             dlp_probes.install(probe_dir)

@@ -60,9 +60,9 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     findings = lint([args.path], args.stdin)
     if not args.json:
         console.print(
-            f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: a run is ok once its "
-            f"DataLoaders delivered {args.batches} batches, hung after {args.stall:g} s without a batch "
-            f"(timeout {args.timeout:g} s)"
+            f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: a run "
+            f"is ok once its DataLoaders delivered {args.batches} batches, hung after {args.stall:g} s "
+            f"without a batch (timeout {args.timeout:g} s)"
         )
     settings = RunSettings(
         timeout_s=args.timeout,
@@ -127,16 +127,12 @@ def _print_check(console: Console, results, findings, found) -> None:
         _print_diagnosis(console, diagnosis)
     for result in results:
         if result.outcome is Outcome.SKIPPED:
-            console.print(
-                f"[dim]{result.profile}: not judged: {escape(result.reason)}[/]", soft_wrap=True
-            )
+            console.print(f"[dim]{result.profile}: not judged: {escape(result.reason)}[/]", soft_wrap=True)
     failing = [r for r in results if r.outcome.is_failure]
     if failing and not any(d.runtime for d in found):
         console.print("[yellow]No known pitfall matches what the runs showed.[/] The causes as observed:")
         for result in failing:
-            console.print(
-                f"  {result.profile}: {result.outcome}: {escape(result.signature)}", soft_wrap=True
-            )
+            console.print(f"  {result.profile}: {result.outcome}: {escape(result.signature)}", soft_wrap=True)
             report.print_output_end(console, result, indent=4)
     if not failing and not found:
         console.print("[bold green]No pitfall found: the script ran under every profile checked.[/]")

@@ -1,0 +1,20 @@
+"""Where the main script runs under forkserver: each execution of its top level prints a line, and
+each worker reports its parent. Under CPython 3.14.1+ (or the linux-3.14 profile) the top level runs
+twice, once as __main__ and once in the server as __mp_main__ with the script's own argv, and the
+workers are forks of the server."""
+
+import multiprocessing
+import os
+import sys
+
+print(f"top level: {__name__} pid {os.getpid()} argv {sys.argv[1:]}", flush=True)
+
+
+def parent(_):
+    return os.getppid()
+
+
+if __name__ == "__main__":
+    with multiprocessing.Pool(2) as pool:
+        parents = set(pool.map(parent, range(8)))
+    print(f"workers' parents: {sorted(parents)}", flush=True)
