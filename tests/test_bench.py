@@ -14,6 +14,8 @@ from fixes.autotune import loading_rate, recommend_num_workers, search
 from harness.bench import summary
 from tests.conftest import harness
 
+pytestmark = pytest.mark.linux
+
 CURVES = {
     "compute-bound on 2 CPUs": [100, 100, 200, 195, 190],
     "waiting on storage": [50, 50, 100, 150, 200],

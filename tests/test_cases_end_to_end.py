@@ -12,6 +12,8 @@ import pytest
 
 from harness.profiles import BY_START_METHOD, PROFILE_NAMES
 
+pytestmark = pytest.mark.linux
+
 
 def _profiles(by_method: dict) -> dict:
     """{profile: expectation} from {start method: expectation}: spawn stands for windows and macos."""

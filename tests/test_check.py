@@ -8,16 +8,19 @@ import time
 
 import pytest
 
-from harness.cases import START_METHODS, discover
+from harness.cases import discover
 from harness.diagnose import diagnose
 from harness.lint import lint_paths
+from harness.profiles import PROFILE_NAMES
 from tests.conftest import SCRIPTS_DIR, harness
+
+pytestmark = pytest.mark.linux
 
 CASES = discover()
 
 
 def diagnosed(case, variant, matrix_results):
-    runs = [matrix_results[(case.name, variant, method)] for method in START_METHODS]
+    runs = [matrix_results[(case.name, variant, profile)] for profile in PROFILE_NAMES]
     findings = lint_paths([case.script(variant)], notebook=case.via_stdin)
     return diagnose(CASES, runs, findings), findings
 

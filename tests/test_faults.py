@@ -14,6 +14,8 @@ from harness import matrix, report, runner, shm
 from harness.runner import OUTPUT_LIMIT_BYTES
 from harness.settings import PROCESS_LIMIT, RunSettings
 
+pytestmark = pytest.mark.linux
+
 FAULTS = Path(__file__).resolve().parent / "faults"
 slow = pytest.mark.slow
 

@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import ROOT, SCRIPTS_DIR
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.linux]
 WINDOWS_HARNESS = ROOT / "tests" / "foreign" / "windows_harness.py"
 
 

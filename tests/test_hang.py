@@ -11,6 +11,8 @@ from harness import matrix
 from harness.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
+pytestmark = pytest.mark.linux
+
 TIMEOUT_S = {"linux": 6.0, "windows": 15.0}  # spawn: the workers must import torch before they block
 
 

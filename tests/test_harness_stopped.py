@@ -16,11 +16,12 @@ import psutil
 import pytest
 
 from harness import shm
-from harness.cases import START_METHODS, VARIANTS
+from harness.cases import VARIANTS
+from harness.profiles import START_METHODS
 from harness.results import ResultsFile, save
 from tests.conftest import ROOT, TESTS_DIR, run_processes_alive
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.linux]
 
 FAULTS = TESTS_DIR / "faults"
 SCRIPTS = {  # the script, and how many processes its run has once it is going

@@ -12,7 +12,7 @@ import pytest
 from harness.results import ResultsFile, save
 from tests.conftest import ROOT, harness, run_processes_alive
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.linux]
 
 
 def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):

@@ -9,6 +9,8 @@ from harness.memory import largest_growth, worker_summary
 from harness.outcomes import Outcome
 from harness.settings import RunSettings
 
+pytestmark = pytest.mark.linux
+
 
 def series(role, samples, ready=None):
     return {"role": role, "ready_s": ready, "samples": samples}

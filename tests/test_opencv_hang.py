@@ -7,6 +7,8 @@ import contextlib
 import psutil
 import pytest
 
+pytestmark = pytest.mark.linux
+
 
 @pytest.fixture(scope="module")
 def hang(matrix_results):

@@ -9,6 +9,8 @@ from harness import matrix
 from harness.outcomes import Outcome
 from harness.settings import RunSettings
 
+pytestmark = pytest.mark.linux
+
 
 @pytest.mark.parametrize(
     ("variant", "method"), [("broken", "windows"), ("fixed", "windows"), ("broken", "linux")]

@@ -65,6 +65,7 @@ def test_case_toml_overrides_an_expectation_per_profile(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.linux
 def test_the_linux_3_14_profile_preloads_main_once_in_the_server():
     """CPython's forkserver preload semantics (PR 135295, 143717): the main script's top level runs
     once in the server, as __mp_main__, with the script's argv; every worker is a fork of it."""
@@ -82,6 +83,7 @@ def test_the_linux_3_14_profile_preloads_main_once_in_the_server():
 
 
 @pytest.mark.slow
+@pytest.mark.linux
 def test_plain_forkserver_imports_main_in_every_worker():
     """The same script under forkserver without the preload (Python 3.11 as it is): the contrast."""
     plain = Profile("forkserver-3.11", "forkserver", "linux", "forkserver as Python 3.11 runs it")
@@ -91,6 +93,7 @@ def test_plain_forkserver_imports_main_in_every_worker():
 
 
 @pytest.mark.slow
+@pytest.mark.linux
 def test_a_profile_that_cannot_be_imposed_is_an_error_never_a_run(tmp_path, monkeypatch):
     script = tmp_path / "ran.py"
     script.write_text("print('the script ran')\n")

@@ -211,22 +211,71 @@ def test_comparison_table_has_a_row_per_case_and_variant(browser, served):
     assert browser.save_screenshot(str(ARTIFACTS / "comparison.png"))
 
 
-@pytest.mark.slow
-def test_real_windows_results_get_a_column_beside_the_emulated_one(tmp_path):
+def _results_fixture(folder: Path) -> list:
+    """A Linux results file (linux observed, windows emulated) and a Windows one (windows observed)."""
     from harness import results
     from harness.results import ResultsFile, RunResult
+    from harness.site import results_data
+
+    def run(case, profile, outcome, emulation="", matched=True):
+        return RunResult(
+            case=case,
+            variant="broken",
+            profile=profile,
+            outcome=outcome,
+            emulation=emulation,
+            matched=matched,
+        )
+
+    emulated = "spawn on Linux, Python 3.11; torch's file_system sharing strategy in every process"
+    linux = [
+        run("12_too_many_open_files", "linux", "crash"),
+        run("12_too_many_open_files", "windows", "ok", emulated),
+        run("01_missing_main_guard", "windows", "crash", emulated),
+    ]
+    windows = [run("01_missing_main_guard", "windows", "crash")]
+    linux_env = {"os": "linux", "python": "3.11.7", "torch": "2.13.0", "recorded_at": "2026-11-30"}
+    windows_env = {"os": "windows", "os_release": "11", "python": "3.12.7", "torch": "2.13.0"}
+    results.save(folder / "linux-py3.11-torch2.13.0.json", ResultsFile(linux_env, linux))
+    results.save(folder / "windows-py3.12-torch2.13.0.json", ResultsFile(windows_env, windows))
+    return results_data.load_all(folder)
+
+
+def test_a_results_file_from_windows_is_a_column_of_its_own(tmp_path):
+    from harness import confirmations
     from harness.site import pages, results_data
 
-    cases = discover()
-    run = RunResult(case=cases[0].name, variant="broken", profile="windows", outcome="crash", signature="X")
-    results.save(tmp_path / "windows-py3.12-torch2.13.0.json", ResultsFile({"os": "windows"}, [run]))
-    recorded = results_data.load_all(tmp_path)
-    table = pages.comparison_table(cases, None, results_data.real_spawn_systems(recorded))
-    header = table.splitlines()[0]
-    assert "Windows & macOS<br><small>spawn on Linux" in header
-    assert "Windows, real<br><small>spawn, windows-py3.12-torch2.13.0.json" in header
-    first_row = table.splitlines()[2]
-    assert first_row.count("not recorded") == 3 and "dlp-crash" in first_row
+    recorded = _results_fixture(tmp_path)
+    reference = results_data.reference(recorded)
+    assert reference.system == "linux"
+    columns = results_data.observed_columns(recorded, reference)
+    assert [(r.system, p) for r, p in columns] == [("windows", "windows")]
+
+    def confirmed(*key):
+        return confirmations.confirmed(*key, results_dir=tmp_path)
+
+    table = pages.comparison_table(discover(), reference, columns, confirmed=confirmed).splitlines()
+    heads = table[0].split(" | ")
+    assert heads[2] == "Linux, Python ≤ 3.13<br><small>observed: Linux · Python 3.11.7 · torch 2.13.0</small>"
+    assert heads[3] == "Windows<br><small>emulated on Linux, Python 3.11.7</small>"
+    assert heads[4].startswith("Windows<br><small>observed: Windows 11 · Python 3.12.7 · torch 2.13.0")
+    rows = {row.split(" | ")[0].split("]")[0].lstrip("| ["): row.split(" | ") for row in table[2::2]}
+    guard = rows["01_missing_main_guard"]
+    assert "dlp-crash" in guard[3] and "dlp-crash" in guard[4], "emulated and observed, side by side"
+    descriptors = rows["12_too_many_open_files"]
+    assert "dlp-ok" in descriptors[3] and "not yet observed on Windows" in descriptors[3]
+    assert "not recorded" in descriptors[4], "nothing is merged into a column it was not observed for"
+    assert "not yet observed" not in guard[3], "case 01 has no expectation of its own for windows"
+
+
+@pytest.mark.slow
+def test_the_site_shows_an_observed_windows_column(tmp_path):
+    _results_fixture(tmp_path / "results")
+    completed = build(tmp_path / "site", DLP_RESULTS_DIR=str(tmp_path / "results"))
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    page = (tmp_path / "site" / "comparison" / "index.html").read_text()
+    assert "observed: Windows 11 · Python 3.12.7 · torch 2.13.0" in page
+    assert "emulated on Linux, Python 3.11.7" in page
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ from harness.runner import run_script
 from harness.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.linux]
 
 
 @pytest.mark.parametrize("profile", PROFILES)

@@ -8,8 +8,11 @@ import sys
 import time
 
 import psutil
+import pytest
 
 from harness import processes
+
+pytestmark = pytest.mark.linux
 
 # Starts a grandchild that sleeps, prints its pid, and exits: the grandchild is an orphan.
 ORPHAN_MAKER = (

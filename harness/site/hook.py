@@ -15,6 +15,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
+from harness import confirmations
 from harness.cases import CASES_DIR, CaseError, discover
 from harness.results import RESULTS_DIR, ResultsError
 from harness.site import bench_page, pages, plots, results_data
@@ -34,7 +35,12 @@ def on_config(config):
     except (CaseError, ResultsError, bench_page.BenchFileError) as exc:
         raise PluginError(str(exc)) from None
     _state["reference"] = results_data.reference(_state["recorded"])
+    _state["results_dir"] = results_dir
     return config
+
+
+def _confirmed(profile: str, case: str, variant: str) -> bool:
+    return confirmations.confirmed(profile, case, variant, _state["results_dir"])
 
 
 def on_files(files, config):
@@ -96,8 +102,12 @@ _RENDERERS = {
     "diff": lambda page: pages.diff(_case_of(page)),
     "observed": lambda page: pages.observed(_case_of(page), _state["recorded"]),
     "comparison-table": lambda page: pages.comparison_table(
-        _state["cases"], _state["reference"], results_data.real_spawn_systems(_state["recorded"])
+        _state["cases"],
+        _state["reference"],
+        results_data.observed_columns(_state["recorded"], _state["reference"]),
+        confirmed=_confirmed,
     ),
+    "profiles": lambda page: pages.profiles_list(_state["reference"]),
     "cause-table": lambda page: pages.cause_table(_state["cases"], _state["reference"]),
     "recorded": lambda page: pages.recorded_list(_state["recorded"]),
     "memory-plot": _plot("memory", "memory series"),

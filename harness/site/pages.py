@@ -5,17 +5,13 @@ from __future__ import annotations
 import difflib
 import html
 
-from harness.cases import START_METHODS, VARIANTS, Case
+from harness.cases import VARIANTS, Case
 from harness.outcomes import Outcome
+from harness.profiles import PROFILE_NAMES, PROFILES, SYSTEM_NAMES
 from harness.report import SIGNATURE_WIDTH
 from harness.results import RunResult
-from harness.site.results_data import SPAWN_SYSTEMS, Recorded
+from harness.site.results_data import Recorded
 
-COLUMN_TITLES = {
-    "fork": ("Linux, Python ≤ 3.13", "fork"),
-    "forkserver": ("Linux, Python ≥ 3.14", "forkserver, observed on Linux"),
-    "spawn": ("Windows & macOS", "spawn on Linux, the Windows start method"),
-}
 STACK_LINES = 14
 
 
@@ -76,17 +72,18 @@ def cell(result: RunResult | None, limit: int = SIGNATURE_WIDTH) -> str:
 
 
 def observed(case: Case, recorded: list[Recorded]) -> str:
-    """Per results file: start method × variant, with stacks for hangs."""
+    """Per results file: profile × variant, with stacks for hangs."""
     if not recorded:
         return '!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n'
     blocks = []
     for source in recorded:
-        rows = ["| start method | broken | fixed |", "| --- | --- | --- |"]
-        for method in START_METHODS:
-            cells = [cell(source.get(case.name, v, method)) for v in VARIANTS]
-            rows.append(f"| {method} | {cells[0]} | {cells[1]} |")
+        rows = ["| profile | broken | fixed |", "| --- | --- | --- |"]
+        for profile in source.profiles_run():
+            cells = [cell(source.get(case.name, v, profile)) for v in VARIANTS]
+            how = "observed" if source.native(profile) else "emulated"
+            rows.append(f"| {profile} <small>({how})</small> | {cells[0]} | {cells[1]} |")
         blocks.append(f"From {source.describe()}.\n\n" + "\n".join(rows) + "\n")
-        blocks.extend(_stacks(source.get(case.name, v, m)) for v in VARIANTS for m in START_METHODS)
+        blocks.extend(_stacks(source.get(case.name, v, p)) for v in VARIANTS for p in source.profiles_run())
     return "\n".join(block for block in blocks if block)
 
 
@@ -107,7 +104,7 @@ def _stacks(result: RunResult | None) -> str:
         break  # one worker tells it; the results file has them all
     if not result.native_stacks:
         excerpts.append(result.native_stacks_note or "No native stacks were recorded.")
-    title = f"Stacks at the timeout: {result.variant}, {result.start_method}"
+    title = f"Stacks at the timeout: {result.variant}, {result.profile}"
     body = "\n\n".join(excerpts)
     return f'??? note "{title}"\n\n' + "\n".join("    " + line for line in body.splitlines()) + "\n"
 
@@ -117,28 +114,88 @@ def _code(text: str, language: str) -> str:
     return f"```{language}\n" + "\n".join(lines) + "\n```"
 
 
-def comparison_table(cases: list[Case], reference: Recorded | None, real: list[Recorded]) -> str:
-    """Rows: cases × variants. Columns: the three start methods (emulated) and real spawn systems."""
-    heads = [f"{system}<br><small>{how}</small>" for system, how in (COLUMN_TITLES[m] for m in START_METHODS)]
-    heads += [f"{SPAWN_SYSTEMS[r.system]}, real<br><small>spawn, {r.path.name}</small>" for r in real]
+def column_head(source: Recorded, profile: str) -> str:
+    """A column's heading: what it stands for, and whether it was observed there or emulated."""
+    title = PROFILES[profile].title
+    if source.native(profile):
+        return f"{title}<br><small>observed: {source.label()}</small>"
+    python = source.environment.get("python", "?")
+    system = SYSTEM_NAMES.get(source.system, source.system)
+    return f"{title}<br><small>emulated on {system}, Python {python}</small>"
+
+
+def _unconfirmed(case: Case, variant: str, profile: str, confirmed) -> str:
+    """A note for an emulated cell whose expectation is the profile's own (case.toml overrides its
+    start method for it) and no results file from the real platform has confirmed."""
+    if (variant, profile) not in case.expect or confirmed(profile, case.name, variant):
+        return ""
+    system = "Python 3.14" if profile == "linux-3.14" else SYSTEM_NAMES[PROFILES[profile].system]
+    return f"<br><small><em>not yet observed on {system}</em></small>"
+
+
+def comparison_table(
+    cases: list[Case], reference: Recorded | None, observed_columns: list, confirmed=lambda *key: False
+) -> str:
+    """Rows: cases × variants. Columns: each profile from the reference results file (observed or
+    emulated, as its heading says), then each profile that another results file ran natively."""
+    columns = [(reference, p) for p in (reference.profiles_run() if reference else PROFILE_NAMES)]
+    columns += list(observed_columns)
+    heads = [column_head(r, p) if r else PROFILES[p].title for r, p in columns]
     rows = ["| case | variant | " + " | ".join(heads) + " |", "|---" * (2 + len(heads)) + "|"]
     for case in cases:
         link = f"[{case.name}]({case_page_path(case)})"
         for variant in VARIANTS:
-            cells = [cell(reference.get(case.name, variant, m) if reference else None) for m in START_METHODS]
-            cells += [cell(r.get(case.name, variant, "spawn")) for r in real]
+            cells = []
+            for source, profile in columns:
+                text = cell(source.get(case.name, variant, profile) if source else None)
+                if source is reference and source and not source.native(profile):
+                    text += _unconfirmed(case, variant, profile, confirmed)
+                cells.append(text)
             rows.append(f"| {link} | {variant} | " + " | ".join(cells) + " |")
     return "\n".join(rows) + "\n"
 
 
-# Each difference between the start methods, what each side does, and the case that shows it.
+def profiles_list(reference: Recorded | None) -> str:
+    """What each column imposes in every process, how this machine imitated it, what it cannot show."""
+    items = []
+    for profile in PROFILES.values():
+        how = reference.emulation(profile.name) if reference else ""
+        seen = f"emulated here as: {how}." if how else "observed natively."
+        items.append(
+            f"- **{profile.title}** (`--profile {profile.name}`): {profile.imposes} In the table: {seen} "
+            f"{profile.limits}"
+        )
+    return "\n".join(items) + "\n"
+
+
+# Each difference between the start methods: what fork, forkserver (CPython 3.14.1+) and spawn do,
+# and the case that shows it.
 CAUSES = [
-    ("Process start", "copies the running parent", "starts a fresh interpreter", "01_missing_main_guard"),
-    ("Main-module re-execution", "never", "imports the script as `__mp_main__`", "01_missing_main_guard"),
-    ("Top-level side effects", "happen once", "happen again in every worker", "08_module_side_effects"),
+    (
+        "Process start",
+        "copies the running parent",
+        "forks a server that imported the main script once",
+        "starts a fresh interpreter",
+        "01_missing_main_guard",
+    ),
+    (
+        "Main script run again",
+        "never",
+        "once, in the server, as `__mp_main__`",
+        "in every worker, as `__mp_main__`",
+        "01_missing_main_guard",
+    ),
+    (
+        "Top-level side effects",
+        "happen once",
+        "happen twice: the script and the server",
+        "happen again in every worker",
+        "08_module_side_effects",
+    ),
     (
         "Pickling needs",
         "none: objects are copied",
+        "Dataset, collate_fn, worker_init_fn",
         "Dataset, collate_fn, worker_init_fn",
         "03_lambda_collate",
     ),
@@ -146,26 +203,41 @@ CAUSES = [
         "Classes defined in a notebook",
         "copied with the process",
         "not importable: not found",
+        "not importable: not found",
         "07_interactive_main_class",
     ),
-    ("Open files and handles", "inherited, offset shared", "cannot be pickled", "02_open_file_handle"),
-    ("Threads and locks", "copied without their threads", "start clean", "11_lock_held_at_fork"),
+    (
+        "Open files and handles",
+        "inherited, offset shared",
+        "cannot be pickled",
+        "cannot be pickled",
+        "02_open_file_handle",
+    ),
+    (
+        "Threads and locks",
+        "copied without their threads",
+        "the server's own: those the script's top level started",
+        "start clean",
+        "11_lock_held_at_fork",
+    ),
     (
         "Library thread pools",
         "copied half-alive (OpenCV, OpenMP)",
+        "the server's, if the script's top level used them",
         "each worker builds its own",
         "04_opencv_thread_deadlock",
     ),
-    ("CUDA", "cannot be initialised again", "each worker may initialise it", "05_cuda_in_worker"),
     (
         "Memory inheritance",
         "shared copy-on-write, dirtied by reads",
+        "what the server imported is shared; the Dataset is a copy per worker",
         "a full copy per worker",
         "06_memory_growth",
     ),
     (
         "Start-up cost per worker",
         "milliseconds",
+        "a fork of the server, and the pickled Dataset",
         "an interpreter, torch, the pickled Dataset",
         "13_spawn_startup_cost",
     ),
@@ -173,24 +245,27 @@ CAUSES = [
         "Random generators on the Dataset",
         "copied in the same state",
         "copied in the same state",
+        "copied in the same state",
         "09_duplicated_randomness",
     ),
 ]
+CAUSE_PROFILES = ("linux", "linux-3.14", "windows")
 
 
 def cause_table(cases: list[Case], reference: Recorded | None) -> str:
     by_name = {case.name: case for case in cases}
+    heads = " | ".join(f"broken, {profile}" for profile in CAUSE_PROFILES)
     rows = [
-        "| difference | fork | spawn and forkserver | shown by | broken under fork | broken under spawn |",
-        "| --- | --- | --- | --- | --- | --- |",
+        f"| difference | fork | forkserver (3.14.1+) | spawn | shown by | {heads} |",
+        "|---" * (5 + len(CAUSE_PROFILES)) + "|",
     ]
-    for aspect, fork, spawn, name in CAUSES:
+    for aspect, fork, forkserver, spawn, name in CAUSES:
         case = by_name.get(name)
         if case is None:
             raise KeyError(f"the cause table names case {name}, which does not exist")
         link = f"[{case.name}]({case_page_path(case)})"
-        seen = [cell(reference.get(name, "broken", m) if reference else None) for m in ("fork", "spawn")]
-        rows.append(f"| {aspect} | {fork} | {spawn} | {link} | {seen[0]} | {seen[1]} |")
+        seen = [cell(reference.get(name, "broken", p) if reference else None) for p in CAUSE_PROFILES]
+        rows.append(f"| {aspect} | {fork} | {forkserver} | {spawn} | {link} | " + " | ".join(seen) + " |")
     return "\n".join(rows) + "\n"
 
 

@@ -9,8 +9,8 @@ import matplotlib
 matplotlib.use("Agg")  # no display: render to PNG bytes
 import matplotlib.pyplot as plt
 
-from harness.cases import START_METHODS
 from harness.outcomes import Outcome
+from harness.profiles import PROFILE_NAMES
 from harness.site.results_data import Recorded
 
 MEMORY_CASE = "06_memory_growth"
@@ -25,9 +25,10 @@ def _png(figure) -> bytes:
 
 
 def memory_plot(source: Recorded) -> tuple[bytes, str] | None:
-    """Each worker's USS over time for case 06, broken vs fixed, under fork and spawn; with alt text."""
+    """Each worker's USS over time for case 06, broken vs fixed, under linux (fork) and windows (spawn);
+    with alt text."""
     methods = [
-        m for m in ("fork", "spawn") if any(source.get(MEMORY_CASE, v, m) for v in ("broken", "fixed"))
+        m for m in ("linux", "windows") if any(source.get(MEMORY_CASE, v, m) for v in ("broken", "fixed"))
     ]
     if not methods:
         return None
@@ -64,31 +65,30 @@ def memory_plot(source: Recorded) -> tuple[bytes, str] | None:
 
 
 def startup_plot(source: Recorded, cases: list[str]) -> tuple[bytes, str] | None:
-    """Run time of each fixed script under each start method (start to exit), grouped by case."""
+    """Run time of each fixed script under each profile (start to exit), grouped by case."""
     rows = []
     for case in cases:
-        durations = [source.get(case, "fixed", m) for m in START_METHODS]
+        durations = [source.get(case, "fixed", m) for m in PROFILE_NAMES]
         if all(r is not None and r.outcome is Outcome.OK for r in durations):
             rows.append((case, [r.duration_s for r in durations]))
     if not rows:
         return None
     figure, axis = plt.subplots(figsize=(9, 3.8))
-    width = 0.27
-    for index, method in enumerate(START_METHODS):
-        positions = [row + (index - 1) * width for row in range(len(rows))]
+    width = 0.8 / len(PROFILE_NAMES)
+    for index, method in enumerate(PROFILE_NAMES):
+        positions = [row + (index - (len(PROFILE_NAMES) - 1) / 2) * width for row in range(len(rows))]
         axis.bar(positions, [durations[index] for _, durations in rows], width, label=method)
     axis.set_xticks(range(len(rows)), [case.split("_", 1)[0] for case, _ in rows])
     axis.set_xlabel("case (fixed script)")
     axis.set_ylabel("seconds, start to exit")
-    axis.set_title("Time to run each fixed script, per start method")
+    axis.set_title("Time to run each fixed script, per profile")
     axis.grid(axis="y", alpha=0.3)
     axis.legend()
     means = {
         method: sum(durations[index] for _, durations in rows) / len(rows)
-        for index, method in enumerate(START_METHODS)
+        for index, method in enumerate(PROFILE_NAMES)
     }
-    alt = (
-        "Bar chart of the time each fixed script took from start to exit, per start method; mean "
-        + ", ".join(f"{method} {seconds:.1f} s" for method, seconds in means.items())
+    alt = "Bar chart of the time each fixed script took from start to exit, per profile; mean " + ", ".join(
+        f"{method} {seconds:.1f} s" for method, seconds in means.items()
     )
     return _png(figure), alt

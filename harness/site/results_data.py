@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import results
+from harness import profiles, results
 from harness.results import ResultsFile, RunResult
-
-SPAWN_SYSTEMS = {"windows": "Windows", "darwin": "macOS"}
 
 
 @dataclass(frozen=True)
@@ -26,8 +24,28 @@ class Recorded:
     def system(self) -> str:
         return self.environment.get("os", "unknown")
 
-    def get(self, case: str, variant: str, method: str) -> RunResult | None:
-        return self._index.get((case, variant, method))
+    def get(self, case: str, variant: str, profile: str) -> RunResult | None:
+        return self._index.get((case, variant, profile))
+
+    def profiles_run(self) -> list[str]:
+        """The profiles this file has results for, in the order of harness/profiles.py."""
+        present = {r.profile for r in self.data.results}
+        return [name for name in profiles.PROFILE_NAMES if name in present]
+
+    def emulation(self, profile: str) -> str:
+        """How this file's machine imitated `profile`; "" where it ran it natively."""
+        return next((r.emulation for r in self.data.results if r.profile == profile and r.emulation), "")
+
+    def native(self, profile: str) -> bool:
+        ran = [r for r in self.data.results if r.profile == profile and r.outcome.was_judged]
+        return bool(ran) and not any(r.emulation for r in ran)
+
+    def label(self) -> str:
+        """e.g. "Windows 10 · Python 3.12.7 · torch 2.13.0"."""
+        env = self.environment
+        system = profiles.SYSTEM_NAMES.get(self.system, self.system)
+        release = f" {env['os_release']}" if self.system == "windows" and env.get("os_release") else ""
+        return f"{system}{release} · Python {env.get('python')} · torch {env.get('torch')}"
 
     @property
     def _index(self) -> dict:
@@ -53,6 +71,7 @@ def reference(recorded: list[Recorded]) -> Recorded | None:
     return max(linux, key=lambda r: r.environment.get("recorded_at", ""), default=None)
 
 
-def real_spawn_systems(recorded: list[Recorded]) -> list[Recorded]:
-    """Results files recorded on real Windows or macOS, shown beside the emulated spawn column."""
-    return [r for r in recorded if r.system in SPAWN_SYSTEMS]
+def observed_columns(recorded: list[Recorded], ref: Recorded | None) -> list[tuple[Recorded, str]]:
+    """(file, profile) for every profile that a results file other than the reference ran natively:
+    each is a column of its own, never merged into an emulated one."""
+    return [(r, name) for r in recorded if r is not ref for name in r.profiles_run() if r.native(name)]
