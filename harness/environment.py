@@ -43,6 +43,7 @@ def describe() -> dict:
         "numpy": package_version("numpy"),
         "opencv": opencv_version(),
         "cpu_count": os.cpu_count(),
+        "dev_shm_checked": os.path.isdir("/dev/shm"),  # leftovers in /dev/shm are found only where it exists
         "recorded_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
     }
 

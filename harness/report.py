@@ -7,6 +7,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from harness import shm
 from harness.outcomes import Outcome
 from harness.results import RunResult
 
@@ -60,10 +61,13 @@ def cell(result: RunResult) -> Text:
 
 
 def print_emulations(console: Console, profiles: list) -> None:
-    """One line per profile that this machine can only imitate, saying how."""
+    """One line per profile that this machine can only imitate, saying how; and what this machine
+    cannot check (no /dev/shm, as on macOS and Windows)."""
     for profile in profiles:
         if how := profile.emulation():
             console.print(f"  [dim]{profile.name}: emulated here ({escape(how)})[/]", soft_wrap=True)
+    if not shm.SHM_DIR.is_dir():
+        console.print(f"  [dim]shared-memory files left by a run are not checked here: no {shm.SHM_DIR}[/]")
 
 
 def table(results: list[RunResult], methods: list[str]) -> Table:

@@ -268,6 +268,23 @@ def test_a_results_file_from_windows_is_a_column_of_its_own(tmp_path):
     assert "not yet observed" not in guard[3], "case 01 has no expectation of its own for windows"
 
 
+def test_a_native_run_that_matched_confirms_a_profile_expectation(tmp_path):
+    from harness import confirmations, results
+    from harness.results import ResultsFile, RunResult
+
+    native = RunResult(case="12_too_many_open_files", variant="broken", profile="windows", outcome="ok")
+    emulated = RunResult(**{**native.__dict__, "emulation": "spawn on Linux"})
+    windows_env = {"os": "windows", "python": "3.12.7"}
+    results.save(tmp_path / "emulated.json", ResultsFile({"os": "linux", "python": "3.11.7"}, [emulated]))
+    results.save(tmp_path / "unmatched.json", ResultsFile(windows_env, [native]))
+    assert not confirmations.confirmed("windows", "12_too_many_open_files", "broken", results_dir=tmp_path)
+    native.matched = True
+    results.save(tmp_path / "windows.json", ResultsFile(windows_env, [native]))
+    confirmations._confirmed.cache_clear()
+    assert confirmations.confirmed("windows", "12_too_many_open_files", "broken", results_dir=tmp_path)
+    assert not confirmations.confirmed("macos", "12_too_many_open_files", "broken", results_dir=tmp_path)
+
+
 @pytest.mark.slow
 def test_the_site_shows_an_observed_windows_column(tmp_path):
     _results_fixture(tmp_path / "results")

@@ -146,7 +146,7 @@ def measure_loaders(chosen: plan.Plan, io_folder: str, console: Console) -> tupl
 
 
 def measure_overhead(chosen: plan.Plan, console: Console, args: argparse.Namespace) -> dict:
-    """The matrix through the harness and from a plain shell loop, `--overhead-repeat` pairs of
+    """The matrix through the harness and from a plain loop, `--overhead-repeat` pairs of
     passes in alternating order (harness first, then plain first), so that neither side always
     runs on a warmer machine; the walls compared are the means of each side's passes."""
     cases = select(discover(args.cases_dir), list(chosen.overhead_cases))
@@ -166,7 +166,7 @@ def measure_overhead(chosen: plan.Plan, console: Console, args: argparse.Namespa
                 harness_cpu.append(cpu)
                 observed = observed or results_now
             else:
-                wall, left = overhead.through_shell(runs, parallel, sys.executable)
+                wall, left = overhead.through_plain_loop(runs, parallel, sys.executable)
                 plain_walls.append(wall)
                 left_behind.append(left)
             say(console, f"  [overhead] pass {number + 1}, {side}: {wall:.1f} s")

@@ -1,15 +1,17 @@
 """The harness's own cost: the reproduce + verify matrix run through the harness, then the same
-scripts launched by a plain shell loop (`xargs -P`, `timeout`) with the same parallelism.
+scripts launched by a plain loop (a thread per parallel run, `subprocess` with a timeout) with the
+same parallelism. Plain Python rather than a shell loop, so that it runs on Windows too.
 
-The loop imposes the start method the same way (the boot folder on PYTHONPATH, with only the
-start method set), so both run the same programs; what differs is the harness's work: probes,
-stack collection at timeouts, process and memory monitoring, classification, results.
+The loop imposes the profile the same way (the boot folder on PYTHONPATH, with only the profile's
+settings), so both run the same programs; what differs is the harness's work: probes, stack
+collection at timeouts, process and memory monitoring, classification, results.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
-import shlex
+import os
 import subprocess
 import tempfile
 import time
@@ -45,54 +47,54 @@ def _own_cpu_s() -> float:
     return used.user + used.system
 
 
-def shell_script(job: Job, marker: str) -> str:
-    """One run as a plain shell script: own folder, start method imposed, timeout, output to a file."""
+def plain_run(job: Job, marker: str, python: str) -> None:
+    """One run as a plain loop runs it: its own folder, the profile imposed, a timeout, the output to
+    a file; no probes, no watching. At the timeout the script's process is ended (SIGTERM, then
+    SIGKILL after 2 s, as `timeout -k 2` does), not its workers: `clean_up` finds those."""
     script = job.case.script(job.variant)
     python_path = [str(runner.BOOT_DIR)] + ([str(script.parent)] if job.case.via_stdin else [])
-    if job.case.via_stdin:
-        command = (
-            f"python -X faulthandler -c {shlex.quote(runner.INTERACTIVE_MAIN)} < {shlex.quote(str(script))}"
-        )
-    else:
-        command = f"python -X faulthandler {shlex.quote(str(script))} < /dev/null"
-    return "\n".join(
-        [
-            'folder="$(mktemp -d)" && cd "$folder" || exit 1',
-            f"export PYTHONPATH={shlex.quote(':'.join(python_path))} "
-            + " ".join(f"{name}={value}" for name, value in job.profile.environment().items()),
-            f"export PYTHONUNBUFFERED=1 {processes.RUN_ID_VARIABLE}={marker}",
-            f"timeout -k 2 {job.timeout_s:g} {command} > output.txt 2>&1",
-            'cd / && rm -rf "$folder"',
-            "",
-        ]
-    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(python_path),
+        "PYTHONUNBUFFERED": "1",
+        processes.RUN_ID_VARIABLE: marker,
+        **job.profile.environment(),
+    }
+    target = ["-c", runner.INTERACTIVE_MAIN] if job.case.via_stdin else [str(script)]
+    stdin_path = script if job.case.via_stdin else os.devnull
+    with tempfile.TemporaryDirectory(prefix="dlp-plain-") as folder:
+        with open(Path(folder) / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:
+            process = subprocess.Popen(
+                [python, "-X", "faulthandler", *target],
+                stdin=stdin,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                cwd=folder,
+                env=env,
+                **processes.NEW_GROUP,
+            )
+        try:
+            process.wait(timeout=job.timeout_s)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(psutil.Error):
+                processes.terminate([psutil.Process(process.pid)], grace_s=2.0)
+            process.wait()
 
 
-def through_shell(jobs: list[Job], parallel: int, python: str) -> tuple[float, dict]:
-    """Runs the jobs from `xargs -P parallel`; returns the wall time and what it left behind
-    (processes and /dev/shm entries, ended and removed afterwards)."""
+def through_plain_loop(jobs: list[Job], parallel: int, python: str) -> tuple[float, dict]:
+    """Runs the jobs from a plain loop of `parallel` threads; returns the wall time and what it left
+    behind (processes and /dev/shm entries, ended and removed afterwards)."""
     marker = f"plain-{uuid.uuid4().hex}"
     before = shm.entries()
-    with tempfile.TemporaryDirectory(prefix="dlp-plain-") as folder:
-        paths = []
-        for number, job in enumerate(jobs):
-            path = Path(folder) / f"run{number:03d}.sh"
-            path.write_text(shell_script(job, marker))
-            paths.append(str(path))
-        listing = Path(folder) / "runs.txt"
-        listing.write_text("\n".join(paths) + "\n")
-        bin_dir = str(Path(python).parent)
-        loop = (
-            f"PATH={shlex.quote(bin_dir)}:$PATH xargs -P {parallel} -n 1 bash < {shlex.quote(str(listing))}"
-        )
-        started = time.monotonic()
-        subprocess.run(["bash", "-c", loop], check=False)
-        elapsed = time.monotonic() - started
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=parallel) as pool:
+        list(pool.map(lambda job: plain_run(job, marker, python), jobs))
+    elapsed = time.monotonic() - started
     return elapsed, clean_up(marker, before)
 
 
 def clean_up(marker: str, shm_before: set[str]) -> dict:
-    """Ends processes the plain loop left (its timeouts kill only each script's process group)
+    """Ends processes the plain loop left (its timeouts end only each script's own process)
     and removes the /dev/shm entries it left that no process holds."""
     left = [p for p in psutil.process_iter() if _marked(p, marker)]
     processes.terminate(left)

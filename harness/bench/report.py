@@ -146,7 +146,7 @@ def print_report(console: Console, data: dict) -> None:
         console.print(
             f"Harness overhead: {spent['runs']} runs, {spent['parallel']} at a time, "
             f"mean of {len(spent['harness_passes_s'])} pass(es) each: "
-            f"harness {spent['harness_s']:.1f} s, plain shell loop {spent['plain_s']:.1f} s: "
+            f"harness {spent['harness_s']:.1f} s, plain loop {spent['plain_s']:.1f} s: "
             f"{spent['added']:+.1%} "
             f"(goal ≤ {OVERHEAD_GOAL:.0%}: {_goal(spent['added'] <= OVERHEAD_GOAL, goals_apply)})"
         )

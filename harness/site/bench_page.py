@@ -183,7 +183,7 @@ def overhead(bench: dict) -> str:
     lines = [
         f"{spent['runs']} runs ({cases}, both variants, start methods {', '.join(spent['methods'])}), "
         f"{spent['parallel']} at a time: through the harness **{spent['harness_s']:.1f} s**, from a plain "
-        f"shell loop **{spent['plain_s']:.1f} s**: the harness added **{spent['added']:+.1%}**"
+        f"plain loop **{spent['plain_s']:.1f} s**: the harness added **{spent['added']:+.1%}**"
         f"{_passes(spent)}.{_own_cpu(spent)}",
         "",
         "| run that hung | timeout | reported after |",
