@@ -50,7 +50,7 @@ def test_check_cli_diagnoses_a_crash_and_exits_1():
     completed = harness("check", "cases/03_lambda_collate/broken.py", "--json")
     assert completed.returncode == 1, completed.stderr
     report = json.loads(completed.stdout)
-    assert [r["outcome"] for r in report["runs"]] == ["ok", "crash", "crash"]
+    assert [r["outcome"] for r in report["runs"]] == ["ok", "crash", "crash", "crash"]
     assert report["pitfalls"][0]["case"] == "03_lambda_collate"
     assert report["pitfalls"][0]["fix"] and report["pitfalls"][0]["docs_page"] == "cases/03_lambda_collate/"
     assert any("DLP002" in line for line in report["lint"])
@@ -62,7 +62,7 @@ def test_check_cli_finds_a_fork_only_hang_by_stall():
     completed = harness("check", "cases/11_lock_held_at_fork/broken.py", "--stall", "12", "--json")
     report = json.loads(completed.stdout)
     assert completed.returncode == 1
-    assert [r["outcome"] for r in report["runs"]] == ["hang", "ok", "ok"]
+    assert [r["outcome"] for r in report["runs"]] == ["hang", "ok", "ok", "ok"]
     assert report["runs"][0]["signature"].startswith("no batch for 12 s; hang: 2 process(es) in record")
     assert report["pitfalls"][0]["case"] == "11_lock_held_at_fork"
     # found by the stall, not by the 600 s timeout: well before the timeout, however busy the machine
@@ -77,7 +77,7 @@ def test_check_ends_a_long_training_script_by_batches_not_by_timeout():
     )
     elapsed = time.monotonic() - started
     assert completed.returncode == 0, completed.stdout
-    assert completed.stdout.count("stopped by the harness after") == 3
+    assert completed.stdout.count("stopped by the harness after") == 4
     assert "No pitfall found" in completed.stdout
     # ended by its batches: 500 epochs would run into the 600 s timeout, however busy the machine
     assert elapsed < 300, f"{elapsed:.0f} s: it should stop after a few batches"

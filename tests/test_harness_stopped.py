@@ -112,7 +112,7 @@ def test_a_stopped_harness_leaves_nothing_of_its_runs(tmp_path, what, signal_nam
     else:
         assert harness.returncode == 128 + SIGNALS[signal_name]
         assert f"stopped by {signal_name}: every run was stopped; no results were recorded" in stderr
-        assert "broken.py under fork: " in stderr and "process(es) in" in stderr, stderr
+        assert "broken.py under linux: " in stderr and "process(es) in" in stderr, stderr
     if what == "workers holding /dev/shm":
         assert held, "the script held shared memory when it was stopped"
 

@@ -35,7 +35,7 @@ def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):
     assert running.returncode == 130
     assert "interrupted" in stderr
     # where the hanging run was when it was stopped: its workers, in the script's own code
-    assert "broken.py under fork: 2 process(es) in record (broken.py:" in stderr, stderr
+    assert "broken.py under linux: 2 process(es) in record (broken.py:" in stderr, stderr
     time.sleep(0.5)
     assert run_processes_alive() == []
     assert results.read_text() == before
@@ -45,4 +45,4 @@ def test_repeat_counts_agreement():
     completed = harness("run", "3", "--profile", "linux", "--repeat", "2", "--no-record", timeout=120)
     assert completed.returncode == 0, completed.stdout
     assert "Agreement with the expectation over 2 repetitions" in completed.stdout
-    assert completed.stdout.count("2/2") == 2  # broken and fixed under fork
+    assert completed.stdout.count("2/2") == 2  # broken and fixed under linux (fork)

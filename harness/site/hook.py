@@ -100,7 +100,7 @@ def _plot(name: str, what: str, session: str = "reproduce"):
 
 _RENDERERS = {
     "diff": lambda page: pages.diff(_case_of(page)),
-    "observed": lambda page: pages.observed(_case_of(page), _state["recorded"]),
+    "observed": lambda page: pages.observed(_case_of(page), _state["recorded"], confirmed=_confirmed),
     "comparison-table": lambda page: pages.comparison_table(
         _state["cases"],
         _state["reference"],

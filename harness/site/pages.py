@@ -71,7 +71,7 @@ def cell(result: RunResult | None, limit: int = SIGNATURE_WIDTH) -> str:
     return "".join(parts)
 
 
-def observed(case: Case, recorded: list[Recorded]) -> str:
+def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False) -> str:
     """Per results file: profile × variant, with stacks for hangs."""
     if not recorded:
         return '!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n'
@@ -79,7 +79,12 @@ def observed(case: Case, recorded: list[Recorded]) -> str:
     for source in recorded:
         rows = ["| profile | broken | fixed |", "| --- | --- | --- |"]
         for profile in source.profiles_run():
-            cells = [cell(source.get(case.name, v, profile)) for v in VARIANTS]
+            emulated = not source.native(profile)
+            cells = [
+                cell(source.get(case.name, v, profile))
+                + (_unconfirmed(case, v, profile, confirmed) if emulated else "")
+                for v in VARIANTS
+            ]
             how = "observed" if source.native(profile) else "emulated"
             rows.append(f"| {profile} <small>({how})</small> | {cells[0]} | {cells[1]} |")
         blocks.append(f"From {source.describe()}.\n\n" + "\n".join(rows) + "\n")
@@ -160,7 +165,7 @@ def profiles_list(reference: Recorded | None) -> str:
     items = []
     for profile in PROFILES.values():
         how = reference.emulation(profile.name) if reference else ""
-        seen = f"emulated here as: {how}." if how else "observed natively."
+        seen = f"emulated here as: {literal(how)}." if how else "observed natively."
         items.append(
             f"- **{profile.title}** (`--profile {profile.name}`): {profile.imposes} In the table: {seen} "
             f"{profile.limits}"

@@ -10,11 +10,16 @@ import sys
 print(f"top level: {__name__} pid {os.getpid()} argv {sys.argv[1:]}", flush=True)
 
 
-def parent(_):
-    return os.getppid()
+def report_parent(queue):
+    queue.put(os.getppid())
 
 
 if __name__ == "__main__":
-    with multiprocessing.Pool(2) as pool:
-        parents = set(pool.map(parent, range(8)))
+    queue = multiprocessing.Queue()
+    workers = [multiprocessing.Process(target=report_parent, args=(queue,)) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    parents = {queue.get(timeout=30) for _ in workers}
+    for worker in workers:
+        worker.join()
     print(f"workers' parents: {sorted(parents)}", flush=True)
