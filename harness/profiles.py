@@ -28,11 +28,6 @@ START_METHODS = ("fork", "forkserver", "spawn")
 SYSTEM_NAMES = {"linux": "Linux", "windows": "Windows", "darwin": "macOS"}
 
 
-def forkserver_preloads_main(version: tuple[int, ...]) -> bool:
-    """Whether this CPython's forkserver imports `__main__` once, in the server (3.13.8+, 3.14.1+)."""
-    return version >= (3, 14, 1) or (3, 13, 8) <= version < (3, 14)
-
-
 @dataclass(frozen=True)
 class Profile:
     name: str
@@ -43,13 +38,12 @@ class Profile:
     limits: str = ""  # what an emulation of it on Linux cannot show, for the site
     sharing_strategy: str | None = None  # torch.multiprocessing's, set in every process
     preload_main: bool = False  # forkserver imports the main script once, in the server
+    native_from: tuple[int, ...] = ()  # the first Python version that is this profile natively
     windows_apis: bool = False  # what Windows lacks is hidden; no SIGCHLD handler in DataLoader
 
     def runs_natively(self, system: str, version: tuple[int, ...]) -> bool:
         """Whether a run on `system` with Python `version` is this profile with nothing emulated."""
-        if system != self.system:
-            return False
-        return not self.preload_main or forkserver_preloads_main(version)
+        return system == self.system and version >= self.native_from
 
     def emulation(self, system: str | None = None, version: tuple[int, ...] | None = None) -> str:
         """How a run here imitates the profile; "" where it runs natively."""
@@ -106,6 +100,7 @@ PROFILES = {
                 "authentication, free-threaded builds, or what torch does differently on 3.14."
             ),
             preload_main=True,
+            native_from=(3, 14, 1),  # 3.13.8 preloads too, but is not 3.14
         ),
         Profile(
             "windows",

@@ -4,24 +4,22 @@ cannot be imposed never runs as something else."""
 from __future__ import annotations
 
 import re
+import sys
 
 import pytest
 
 from harness import matrix, profiles
 from harness.cases import CaseError, load_case
 from harness.profiles import PROFILES, Profile
-from harness.runner import run_script
+from harness.runner import BOOT_DIR, run_script
 from harness.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
 
 def test_each_profile_says_where_it_is_native():
-    assert profiles.forkserver_preloads_main((3, 14, 1)) and profiles.forkserver_preloads_main((3, 13, 8))
-    assert not profiles.forkserver_preloads_main((3, 14, 0)) and not profiles.forkserver_preloads_main(
-        (3, 12, 9)
-    )
     assert profiles.native_profiles({"os": "linux", "python": "3.11.7"}) == {"linux"}
     assert profiles.native_profiles({"os": "linux", "python": "3.14.2"}) == {"linux", "linux-3.14"}
+    assert profiles.native_profiles({"os": "linux", "python": "3.13.9"}) == {"linux"}, "preloads, is not 3.14"
     assert profiles.native_profiles({"os": "windows", "python": "3.12.1"}) == {"windows"}
     assert profiles.native_profiles({"os": "darwin", "python": "3.13.0"}) == {"macos"}
 
@@ -62,6 +60,16 @@ def test_case_toml_overrides_an_expectation_per_profile(tmp_path):
     (folder / "case.toml").write_text(head + expect + '[expect.broken.solaris]\noutcome = "ok"\n')
     with pytest.raises(CaseError, match=r"unknown key 'solaris' \(known: fork, forkserver, spawn, linux"):
         load_case(folder)
+
+
+def test_the_preload_is_applied_only_where_python_lacks_it():
+    sys.path.insert(0, str(BOOT_DIR))
+    try:
+        import dlp_forkserver
+    finally:
+        sys.path.remove(str(BOOT_DIR))
+    assert dlp_forkserver.has_upstream_fix((3, 14, 1)) and dlp_forkserver.has_upstream_fix((3, 13, 8))
+    assert not dlp_forkserver.has_upstream_fix((3, 14, 0)) and not dlp_forkserver.has_upstream_fix((3, 12, 9))
 
 
 @pytest.mark.slow

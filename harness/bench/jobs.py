@@ -20,8 +20,9 @@ class BenchError(Exception):
 
 
 def measure(job: dict, on_record: Callable[[dict], None] | None = None) -> list[dict]:
-    """Runs one job in a fresh `python measure.py` (as a user runs a training script: so that the
-    forkserver preloads it) and returns its records, passing each to `on_record` as it comes."""
+    """Runs one job in a fresh `python measure.py` (as a user runs a training script, so that a
+    forkserver that preloads the main script, as from CPython 3.14.1, preloads it) and returns its
+    records, passing each to `on_record` as it comes."""
     process = subprocess.Popen(
         [sys.executable, str(MEASURE)],
         stdin=subprocess.PIPE,

@@ -16,13 +16,14 @@ import sys
 ARGV_VARIABLE = "DLP_FORKSERVER_ARGV"
 
 
-def _has_upstream_fix() -> bool:
-    version = sys.version_info[:3]
+def has_upstream_fix(version=None) -> bool:
+    """Whether this CPython's forkserver imports `__main__` once, in the server (3.13.8+, 3.14.1+)."""
+    version = version or sys.version_info[:3]
     return version >= (3, 14, 1) or (3, 13, 8) <= version < (3, 14)
 
 
 def preload_main() -> None:
-    if _has_upstream_fix():
+    if has_upstream_fix():
         return
     from multiprocessing import forkserver, spawn
 
