@@ -53,8 +53,15 @@ _RUN_VARIABLES = (
 
 
 def child_environment(
-    profile: Profile, probe_dir: Path, run_id: str, extra_path: list[str] | None = None
+    profile: Profile,
+    probe_dir: Path,
+    run_id: str,
+    extra_path: list[str] | None = None,
+    tmp_dir: Path | None = None,
 ) -> dict[str, str]:
+    """The run's environment: the boot folder first on PYTHONPATH, the profile's settings, and, with
+    `tmp_dir`, a temporary directory of its own (TMPDIR, TEMP, TMP), so that runs of the same script
+    in parallel never meet in a fixed file under the system's temporary directory."""
     env = {name: value for name, value in os.environ.items() if name not in _RUN_VARIABLES}
     inherited = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     python_path = [str(BOOT_DIR), *(extra_path or []), *inherited]
@@ -67,6 +74,8 @@ def child_environment(
         **profile.environment(),
         **{processes.RUN_ID_VARIABLE: run_id},
     )
+    if tmp_dir is not None:
+        env.update(TMPDIR=str(tmp_dir), TEMP=str(tmp_dir), TMP=str(tmp_dir))
     return env
 
 
@@ -132,12 +141,13 @@ class _Run:
 def run_script(script: Path, profile: Profile | str, settings: RunSettings) -> Observation:
     """Runs `python -X faulthandler script args` as __main__ with `profile` imposed.
 
-    The run gets its own temporary working directory and process session; stdout and stderr go to
-    one file. When it must be stopped while it may be stuck (timeout, stall, memory or output
-    limit), the Python stacks (and, with py-spy, the native stacks) of every process are collected
-    first, then the whole tree is ended. A run past the process limit (a script launching itself
-    again and again) is killed at once, without stacks. With `via_stdin` the script's folder is
-    put on PYTHONPATH, as a notebook's own folder is importable.
+    The run gets its own working directory, its own temporary directory (TMPDIR, TEMP, TMP) and its
+    own process session; stdout and stderr go to one file. When it must be stopped while it may be
+    stuck (timeout, stall, memory or output limit), the Python stacks (and, with py-spy, the native
+    stacks) of every process are collected first, then the whole tree is ended. A run past the
+    process limit (a script launching itself again and again) is killed at once, without stacks.
+    With `via_stdin` the script's folder is put on PYTHONPATH, as a notebook's own folder is
+    importable.
     """
     profile = profiles.named(profile) if isinstance(profile, str) else profile
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
@@ -162,11 +172,12 @@ def run_script(script: Path, profile: Profile | str, settings: RunSettings) -> O
 
 def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path) -> _Run:
     (workdir / "probes").mkdir()
+    (workdir / "tmp").mkdir()
     run_id = uuid.uuid4().hex
     target = ["-c", INTERACTIVE_MAIN] if settings.via_stdin else [str(script)]
     command = [sys.executable, "-X", "faulthandler", *target, *settings.args]
     extra_path = [str(script.parent)] if settings.via_stdin else []
-    env = child_environment(profile, workdir / "probes", run_id, extra_path)
+    env = child_environment(profile, workdir / "probes", run_id, extra_path, tmp_dir=workdir / "tmp")
     shared = shm.ShmWatch()  # what /dev/shm held before the run
     stdin_path = script if settings.via_stdin else os.devnull
     with open(workdir / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:

@@ -62,7 +62,8 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         console.print(
             f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: a run "
             f"is ok once its DataLoaders delivered {args.batches} batches, hung after {args.stall:g} s "
-            f"without a batch (timeout {args.timeout:g} s)"
+            f"without a batch (timeout {args.timeout:g} s); each run in a working and temporary directory "
+            "of its own"
         )
     settings = RunSettings(
         timeout_s=args.timeout,

@@ -29,7 +29,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
     console.print(
         f"Running {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)} "
-        f"(timeout {args.timeout:g}s each)"
+        f"(timeout {args.timeout:g}s each; each run in a working and temporary directory of its own)"
     )
     settings = RunSettings(timeout_s=args.timeout, args=tuple(args.script_args), via_stdin=args.stdin)
 
