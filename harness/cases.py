@@ -64,7 +64,8 @@ class Recognition:
 
     At run time: every observed profile in `methods` (named, or by its start method) shows
     `outcome` (with the `signature` regex in its cause or output, the `stacks` regex in its hang
-    stacks), and no observed profile outside `methods` shows that outcome. Statically: any finding
+    stacks), and no observed profile outside `methods` shows that same pattern (another failure
+    there, with another cause, does not count against it). Statically: any finding
     of the `lint` rules.
     """
 

@@ -64,8 +64,9 @@ def runtime_evidence(case: Case, results: list[RunResult]) -> list[str]:
     outside = [r for r in observed if r not in inside]
     if not inside or not all(_shows(r, case) for r in inside):
         return []
-    if any(r.outcome == recognition.outcome for r in outside):
-        return []  # not specific to these profiles: another problem
+    if any(_shows(r, case) for r in outside):
+        return []  # the same cause outside these profiles too: not this pitfall
+    # A failure outside them with another cause (fork crashing for some other reason) is no veto.
     return [f"{r.profile}: {r.outcome}: {r.signature}" for r in inside]
 
 

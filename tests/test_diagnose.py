@@ -1,0 +1,42 @@
+"""Matching runs against the catalog: evidence is vetoed only by the same cause elsewhere."""
+
+from __future__ import annotations
+
+from harness.cases import discover
+from harness.diagnose import runtime_evidence
+from harness.results import RunResult
+
+CASES = {case.name: case for case in discover()}
+LAMBDA = "AttributeError: Can't pickle local object 'main.<locals>.<lambda>'"
+
+
+def run(profile: str, method: str, outcome: str, signature: str = "") -> RunResult:
+    return RunResult(
+        case="train.py",
+        variant="check",
+        profile=profile,
+        start_method=method,
+        outcome=outcome,
+        signature=signature,
+    )
+
+
+def spawn_profiles_crash(signature: str) -> list[RunResult]:
+    return [
+        run(p, m, "crash", signature)
+        for p, m in (("linux-3.14", "forkserver"), ("windows", "spawn"), ("macos", "spawn"))
+    ]
+
+
+def test_a_failure_with_another_cause_elsewhere_is_no_veto():
+    runs = [
+        run("linux", "fork", "crash", "ZeroDivisionError: division by zero"),
+        *spawn_profiles_crash(LAMBDA),
+    ]
+    evidence = runtime_evidence(CASES["03_lambda_collate"], runs)
+    assert [line.split(":")[0] for line in evidence] == ["linux-3.14", "windows", "macos"]
+
+
+def test_the_same_cause_elsewhere_vetoes():
+    runs = [run("linux", "fork", "crash", LAMBDA), *spawn_profiles_crash(LAMBDA)]
+    assert runtime_evidence(CASES["03_lambda_collate"], runs) == [], "not specific to pickling workers"
