@@ -127,3 +127,24 @@ def test_bad_input_is_one_line_and_exit_2(args, named):
 def test_lint_cli_exit_status():
     assert harness("lint", "cases/09_duplicated_randomness/broken.py").returncode == 1
     assert harness("lint", "cases/09_duplicated_randomness/fixed.py").returncode == 0
+
+
+@pytest.mark.slow
+def test_check_says_when_nothing_could_be_judged(tmp_path):
+    from harness import needs
+
+    if not needs.missing(("cuda",)):
+        pytest.skip("this machine has a GPU: the runs can be judged")
+    script = tmp_path / "gpu_only.py"
+    script.write_text(
+        "import torch\n"
+        "from torch.utils.data import DataLoader\n\n"
+        "if __name__ == '__main__':\n"
+        "    model = torch.nn.Linear(2, 2).cuda()\n"
+        "    for batch in DataLoader(list(range(8)), batch_size=4, num_workers=2):\n"
+        "        print(batch)\n"
+    )
+    completed = harness("check", str(script))
+    assert completed.returncode == 3, completed.stdout + completed.stderr
+    assert "Nothing could be judged" in completed.stdout
+    assert "No pitfall found" not in completed.stdout

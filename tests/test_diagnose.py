@@ -40,3 +40,14 @@ def test_a_failure_with_another_cause_elsewhere_is_no_veto():
 def test_the_same_cause_elsewhere_vetoes():
     runs = [run("linux", "fork", "crash", LAMBDA), *spawn_profiles_crash(LAMBDA)]
     assert runtime_evidence(CASES["03_lambda_collate"], runs) == [], "not specific to pickling workers"
+
+
+def test_exit_status_says_when_nothing_could_be_judged():
+    from harness.commands.check_script import exit_status
+
+    skipped = [run(p, m, "skipped") for p, m in (("linux", "fork"), ("windows", "spawn"))]
+    assert exit_status(skipped, [], []) == 3, "every run skipped: nothing judged, nothing found"
+    assert exit_status(skipped, ["a lint finding"], []) == 1, "a static finding still counts"
+    assert exit_status([*skipped, run("macos", "spawn", "ok")], [], []) == 0
+    assert exit_status([*skipped, run("macos", "spawn", "crash", "X")], [], []) == 1
+    assert exit_status([run("linux", "fork", "error")], [], []) == 3, "the harness failing judges nothing"

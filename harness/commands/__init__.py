@@ -7,3 +7,4 @@ arguments needs; what its work needs (torch, the runner, the bench) is imported 
 
 EXIT_OK = 0
 EXIT_FAILED = 1  # a mismatch, a pitfall found, a run that is not ok
+EXIT_NOT_JUDGED = 3  # `check`: no run could be judged (all skipped or failed to run) and nothing found

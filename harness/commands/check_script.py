@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness import arguments
-from harness.commands import EXIT_FAILED, EXIT_OK
+from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK
 from harness.commands.lint_files import lint
 from harness.outcomes import Outcome
 
@@ -83,8 +83,16 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         print(json.dumps(_as_json(args.path, results, findings, found), indent=2, sort_keys=True))
     else:
         _print_check(console, results, findings, found)
-    all_ok = not any(r.outcome.is_failure for r in results) and not findings
-    return EXIT_OK if all_ok else EXIT_FAILED
+    return exit_status(results, findings, found)
+
+
+def exit_status(results, findings, found) -> int:
+    """1 when something was found (a run that is not ok, a static finding, a pitfall); else 3 when
+    no run could be judged (every one skipped, or the harness could not run it); else 0."""
+    judged = [r for r in results if r.outcome.was_judged]
+    if findings or found or any(r.outcome.is_failure and r.outcome.was_judged for r in results):
+        return EXIT_FAILED
+    return EXIT_OK if judged else EXIT_NOT_JUDGED
 
 
 def _unless_no_gpu(result):
@@ -135,8 +143,17 @@ def _print_check(console: Console, results, findings, found) -> None:
         for result in failing:
             console.print(f"  {result.profile}: {result.outcome}: {escape(result.signature)}", soft_wrap=True)
             report.print_output_end(console, result, indent=4)
-    if not failing and not found:
-        console.print("[bold green]No pitfall found: the script ran under every profile checked.[/]")
+    judged = [r.profile for r in results if r.outcome.was_judged]
+    if not judged:
+        console.print(
+            "[bold yellow]Nothing could be judged: no run of the script was observed to the end "
+            "(reasons above); only the static checks speak.[/]"
+        )
+    elif not failing and not found:
+        console.print(
+            f"[bold green]No pitfall found: the script ran under {', '.join(judged)}.[/]"
+            + ("" if len(judged) == len(results) else " The other profiles were not judged (above).")
+        )
 
 
 def _print_diagnosis(console: Console, diagnosis) -> None:

@@ -85,12 +85,18 @@ def dlp005(facts: ModuleFacts) -> Hits:
 
 
 def dlp006(facts: ModuleFacts) -> Hits:
-    """CUDA work in a Dataset method other than __init__: the first such call in each method."""
+    """CUDA work in a Dataset method other than __init__ (the first such call in each method), and
+    CUDA tensors made in __init__, in the main process, and kept on the Dataset (`self.x = ….cuda()`):
+    every worker receives them."""
     for dataset in facts.datasets:
         for name, method in dataset.methods.items():
             if name == "__init__":
                 continue
             cuda = next((node for node in ast.walk(method) if _uses_cuda(node)), None)
+            if cuda is not None:
+                yield cuda, {}
+        for _, value in dataset.self_assignments("__init__"):
+            cuda = next((node for node in ast.walk(value) if _uses_cuda(node)), None)
             if cuda is not None:
                 yield cuda, {}
 
