@@ -69,11 +69,32 @@ def dlp003(facts: ModuleFacts) -> Hits:
 
 
 def dlp004(facts: ModuleFacts) -> Hits:
-    """A random generator object kept on a Dataset."""
+    """A random generator object kept on a Dataset, unless a worker_init_fn of the module replaces
+    that attribute in each worker (`worker_info.dataset.rng = …(worker_info.seed)`: the documented fix)."""
     for dataset in facts.datasets:
-        for _, value in dataset.self_assignments("__init__"):
-            if called(value) in GENERATORS:
+        reseeded = _set_by_worker_init(facts, dataset.node.name)
+        for target, value in dataset.self_assignments("__init__"):
+            if called(value) in GENERATORS and target.attr not in reseeded:
                 yield value, {}
+
+
+def _set_by_worker_init(facts: ModuleFacts, dataset: str) -> set[str]:
+    """The attribute names (`x.dataset.rng = …`) that the worker_init_fn of a loader which may load
+    `dataset` assigns: a loader built on `dataset(...)`, or on a name whose class is not known."""
+    names = set()
+    for call in facts.calls:
+        keywords = {k.arg: k.value for k in call.keywords}
+        init = keywords.get("worker_init_fn")
+        if called(call).split(".")[-1] != "DataLoader" or not isinstance(init, ast.Name):
+            continue
+        loaded = call.args[0] if call.args else keywords.get("dataset")
+        if isinstance(loaded, ast.Call) and called(loaded).split(".")[-1] != dataset:
+            continue
+        for function in (f for f in facts.functions if f.name == init.id):
+            for node in ast.walk(function):
+                if isinstance(node, ast.Assign):
+                    names |= {t.attr for t in node.targets if isinstance(t, ast.Attribute)}
+    return names
 
 
 def dlp005(facts: ModuleFacts) -> Hits:

@@ -17,3 +17,22 @@ class Crops(Dataset):
 
     def __getitem__(self, index):
         return np.random.default_rng(self.seed + index).random()  # near miss: made per sample
+
+
+class Reseeded(Dataset):
+    """The documented fix: worker_init_fn gives each worker its own generator."""
+
+    def __init__(self, seed):
+        self.rng = np.random.default_rng(seed)  # near miss: replaced in every worker below
+
+    def __getitem__(self, index):
+        return self.rng.random()
+
+
+def seed_worker(worker_id):
+    info = torch.utils.data.get_worker_info()
+    info.dataset.rng = np.random.default_rng(info.seed)
+
+
+def loader():
+    return torch.utils.data.DataLoader(Reseeded(0), num_workers=2, worker_init_fn=seed_worker)
