@@ -10,7 +10,7 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from harness.lint.facts import ModuleFacts, called, dotted, mentions, names_in
+from harness.lint.facts import ModuleFacts, called, dotted, is_main_guard, mentions, names_in
 
 Hits = Iterator[tuple[ast.AST, dict[str, str]]]
 
@@ -228,6 +228,35 @@ def dlp012(facts: ModuleFacts) -> Hits:
             yield call, {}
 
 
+def dlp013(facts: ModuleFacts) -> Hits:
+    """A Dataset class, or a function handed to a DataLoader as collate_fn or worker_init_fn, defined
+    under `if __name__ == "__main__":`: a spawned (or forkserver) worker imports the script as
+    `__mp_main__`, where the guard is false and the definition does not exist."""
+    handed = {k.value.id for k in facts.callable_keywords if isinstance(k.value, ast.Name)}
+    for statement in facts.tree.body:
+        if is_main_guard(statement):
+            for node in _defined_in(statement.body):
+                is_dataset = isinstance(node, ast.ClassDef) and any(
+                    dotted(base).split(".")[-1].endswith("Dataset") for base in node.bases
+                )
+                if is_dataset or (isinstance(node, ast.FunctionDef) and node.name in handed):
+                    yield node, {"what": node.name}
+
+
+def _defined_in(body: list[ast.stmt]) -> Iterator[ast.ClassDef | ast.FunctionDef]:
+    """Classes and functions defined in a block and in the blocks it nests (if, with, try, loops),
+    not inside other definitions."""
+    for statement in body:
+        if isinstance(statement, (ast.ClassDef, ast.FunctionDef)):
+            yield statement
+        else:
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                inner = getattr(statement, field, [])
+                blocks = [h.body for h in inner] if field == "handlers" else [inner]
+                for block in blocks:
+                    yield from _defined_in(block)
+
+
 @dataclass(frozen=True)
 class Rule:
     code: str
@@ -313,6 +342,13 @@ RULES = {
             "12_too_many_open_files",
             "received batches kept as they are: each shared tensor holds an open file descriptor",
             dlp012,
+        ),
+        Rule(
+            "DLP013",
+            "07_interactive_main_class",
+            '{what} is defined under `if __name__ == "__main__":`: spawned workers cannot find it; '
+            "define it at the top level",
+            dlp013,
         ),
     )
 }
