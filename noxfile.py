@@ -20,14 +20,14 @@ def install_project(session: nox.Session, *extras: str) -> None:
 
 @nox.session(reuse_venv=True)
 def reproduce(session: nox.Session) -> None:
-    """Run every broken script under fork, forkserver and spawn; fail if any observation is unexpected."""
+    """Run every broken script under each profile (linux, linux-3.14, windows, macos); fail on a mismatch."""
     install_project(session)
     session.run("python", "-m", "harness", "run", "--variant", "broken", *session.posargs)
 
 
 @nox.session(reuse_venv=True)
 def verify(session: nox.Session) -> None:
-    """Run every fixed script under fork, forkserver and spawn; fail unless each one is ok."""
+    """Run every fixed script under each profile; fail unless each one is ok."""
     install_project(session)
     session.run("python", "-m", "harness", "run", "--variant", "fixed", "--require-ok", *session.posargs)
 
