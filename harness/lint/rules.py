@@ -76,6 +76,47 @@ def dlp004(facts: ModuleFacts) -> Hits:
         for target, value in dataset.self_assignments("__init__"):
             if called(value) in GENERATORS and target.attr not in reseeded:
                 yield value, {}
+    yield from _generators_on_held_objects(facts)
+
+
+def _generators_on_held_objects(facts: ModuleFacts) -> Hits:
+    """Generators kept by objects that a Dataset holds (a transform): copied to every worker too.
+    Not where a worker_init_fn of the module replaces an attribute of that name (which loader's
+    Dataset holds the object is not followed here)."""
+    held = _held_by_datasets(facts)
+    reseeded = set().union(*(_set_by_worker_init(facts, d.node.name) for d in facts.datasets))
+    for holder in (c for c in ast.walk(facts.tree) if isinstance(c, ast.ClassDef) and c.name in held):
+        init = next((m for m in holder.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"), None)
+        for node in ast.walk(init) if init else ():
+            replaced = isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Attribute) and t.attr in reseeded for t in node.targets
+            )
+            if isinstance(node, ast.Assign) and called(node.value) in GENERATORS and not replaced:
+                yield node.value, {}
+
+
+def _held_by_datasets(facts: ModuleFacts) -> set[str]:
+    """Names of the other classes whose instances a Dataset holds: made in its __init__, or passed
+    to its constructor (directly, inside a list such as Compose([...]), or through a variable)."""
+    dataset_names = {d.node.name for d in facts.datasets}
+    made = {  # variable -> the classes called in the value assigned to it
+        t.id: {called(c).split(".")[-1] for c in ast.walk(node.value) if isinstance(c, ast.Call)}
+        for node in ast.walk(facts.tree)
+        if isinstance(node, ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+    held: set[str] = set()
+    for dataset in facts.datasets:
+        for _, value in dataset.self_assignments("__init__"):
+            held |= {called(c).split(".")[-1] for c in ast.walk(value) if isinstance(c, ast.Call)}
+    for call in facts.calls:
+        if called(call).split(".")[-1] in dataset_names:
+            for argument in [*call.args, *(k.value for k in call.keywords)]:
+                for node in ast.walk(argument):
+                    held |= {called(node).split(".")[-1]} if isinstance(node, ast.Call) else set()
+                    held |= made.get(node.id, set()) if isinstance(node, ast.Name) else set()
+    return held - dataset_names - {""}
 
 
 def _set_by_worker_init(facts: ModuleFacts, dataset: str) -> set[str]:

@@ -36,3 +36,39 @@ def seed_worker(worker_id):
 
 def loader():
     return torch.utils.data.DataLoader(Reseeded(0), num_workers=2, worker_init_fn=seed_worker)
+
+
+class Jitter:
+    """A transform object that keeps a generator: the Dataset holding it copies it to every worker."""
+
+    def __init__(self, seed):
+        self.R = np.random.RandomState(seed)  # DLP004
+
+    def __call__(self, x):
+        return x + self.R.normal()
+
+
+class Flip:
+    def __init__(self):
+        self.rng = np.random.default_rng()  # near miss: a worker_init_fn here replaces `rng`
+
+    def __call__(self, x):
+        return x
+
+
+class Unused:
+    def __init__(self):
+        self.rng2 = random.Random()  # near miss: no Dataset holds one
+
+
+class Augmented(Dataset):
+    def __init__(self, transform):
+        self.transform = transform
+
+    def __getitem__(self, index):
+        return self.transform(float(index))
+
+
+def build():
+    pipeline = [Jitter(0)]
+    return Augmented(transform=pipeline), Augmented(Flip())
