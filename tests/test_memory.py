@@ -23,13 +23,21 @@ def test_baseline_is_taken_once_the_worker_serves():
         "3": series("helper", [[0.5, 5.0], [2.0, 50.0]]),
     }
     assert worker_summary(processes) == {
-        "2": {"baseline_mb": 320.0, "peak_mb": 322.0, "growth_mb": 2.0, "metric": "uss"}
+        "2": {"baseline_mb": 321.0, "peak_mb": 322.0, "growth_mb": 1.0, "metric": "uss"}
     }
 
 
-def test_without_a_ready_mark_the_first_sample_is_the_baseline():
-    processes = {"7": series("worker", [[0.1, 6.0], [0.5, 60.0], [0.9, 90.0]])}
-    assert largest_growth({"workers": worker_summary(processes)}) == (84.0, 6.0, "uss")
+def test_without_a_ready_mark_the_first_samples_are_the_baseline():
+    processes = {"7": series("worker", [[0.1, 6.0], [0.5, 10.0], [0.9, 60.0], [1.3, 90.0]])}
+    assert largest_growth({"workers": worker_summary(processes)}) == (80.0, 10.0, "uss")
+
+
+def test_a_dip_while_the_worker_forks_a_helper_is_not_the_baseline():
+    """Observed under the file_system strategy: the worker's USS read 10 MB for one sample while it
+    forked torch_shm_manager (every page shared for an instant), and 314 MB before and after."""
+    samples = [[5.88, 329.2], [6.0, 329.2], [6.14, 10.1], [6.27, 314.3], [6.4, 314.3], [6.53, 314.2]]
+    summary = worker_summary({"5175": series("worker", samples, ready=6.06)})
+    assert summary["5175"]["baseline_mb"] == 314.3 and summary["5175"]["growth_mb"] == 0.0
 
 
 def test_judge_memory_against_threshold():
