@@ -82,7 +82,7 @@ def observe(
     `judging`: the case whose thresholds judge a run that exited 0 (a leak, a slow start-up).
     `labels` (case, variant) name the run in its result. A profile that cannot run here is skipped.
     """
-    profile = profiles.named(profile) if isinstance(profile, str) else profile
+    profile = profiles.resolve(profile)
     base = dict(
         labels, profile=profile.name, start_method=profile.start_method, emulation=profile.emulation()
     )

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import psutil
 
+from harness.processes import CLEANUP_HELPERS
+
 MB = 1024 * 1024
 DEFAULT_MEMORY_LIMIT_MB = 4096.0  # total RSS of a run's processes; a case may declare its own
 
@@ -30,8 +32,7 @@ def role(process: psutil.Process, main_pids: tuple[int, ...]) -> str:
         parent = process.ppid()
     except psutil.Error:
         return "worker"
-    helpers = ("resource_tracker", "torch_shm_manager")
-    if any(name in command for name in helpers) or (
+    if any(name in command for name in CLEANUP_HELPERS) or (
         "forkserver import main" in command and parent in main_pids
     ):
         return "helper"

@@ -68,14 +68,17 @@ def _alive(process: psutil.Process) -> bool:
         return False
 
 
+# multiprocessing's resource tracker and PyTorch's torch_shm_manager: each removes what its clients
+# left (semaphores, shared-memory segments) once the last client is gone.
+CLEANUP_HELPERS = ("resource_tracker", "torch_shm_manager")
+
+
 def is_cleanup_helper(process: psutil.Process) -> bool:
-    """multiprocessing's resource tracker or PyTorch's torch_shm_manager: each removes what its
-    clients left (semaphores, shared-memory segments) once the last client is gone."""
     try:
         command = " ".join(process.cmdline())
     except psutil.Error:
         return False
-    return "resource_tracker" in command or "torch_shm_manager" in command
+    return any(name in command for name in CLEANUP_HELPERS)
 
 
 def describe(process: psutil.Process) -> str:

@@ -153,6 +153,11 @@ def named(name: str) -> Profile:
         raise ValueError(f"unknown profile '{name}' (one of {', '.join(PROFILE_NAMES)})") from None
 
 
+def resolve(profile: Profile | str) -> Profile:
+    """The profile itself, or the profile of that name."""
+    return named(profile) if isinstance(profile, str) else profile
+
+
 def unavailable(profile: Profile) -> str:
     """Why `profile` cannot run on this machine; "" when it can (natively or emulated)."""
     system = platform.system().lower()

@@ -60,7 +60,7 @@ def cell(result: RunResult) -> Text:
     return text
 
 
-def print_emulations(console: Console, profiles: list) -> None:
+def print_platform_notes(console: Console, profiles: list) -> None:
     """One line per profile that this machine can only imitate, saying how; and what this machine
     cannot check (no /dev/shm, as on macOS and Windows)."""
     for profile in profiles:

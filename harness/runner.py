@@ -149,7 +149,7 @@ def run_script(script: Path, profile: Profile | str, settings: RunSettings) -> O
     With `via_stdin` the script's folder is put on PYTHONPATH, as a notebook's own folder is
     importable.
     """
-    profile = profiles.named(profile) if isinstance(profile, str) else profile
+    profile = profiles.resolve(profile)
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     try:
         script = Path(script).resolve()

@@ -54,7 +54,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         f"{len(args.profiles)} profiles) on {args.jobs} parallel jobs; "
         f"Python {env['python']}, torch {env['torch']}"
     )
-    report.print_emulations(console, list(args.profiles))
+    report.print_platform_notes(console, list(args.profiles))
     observed = _run_with_progress(console, jobs, args.jobs, width=max(len(case.name) for case in cases))
     report.print_report(console, observed, [p.name for p in args.profiles])
     if args.repeat > 1:

@@ -120,7 +120,7 @@ def _note(facts: ModuleFacts, node: ast.AST) -> None:
             for inner in ast.walk(node)
             if inner is not node and isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
-    elif isinstance(node, ast.ClassDef) and _is_dataset(node):
+    elif isinstance(node, ast.ClassDef) and is_dataset(node):
         methods = {m.name: m for m in node.body if isinstance(m, ast.FunctionDef)}
         facts.datasets.append(DatasetClass(node, methods))
     elif isinstance(node, ast.Call):
@@ -138,7 +138,7 @@ def _note(facts: ModuleFacts, node: ast.AST) -> None:
         facts.loaders.update({dotted(t): loader for t in node.targets if dotted(t)})
 
 
-def _is_dataset(node: ast.ClassDef) -> bool:
+def is_dataset(node: ast.ClassDef) -> bool:
     return any(dotted(base).split(".")[-1].endswith("Dataset") for base in node.bases)
 
 

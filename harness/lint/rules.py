@@ -10,7 +10,7 @@ import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from harness.lint.facts import ModuleFacts, called, dotted, is_main_guard, mentions, names_in
+from harness.lint.facts import ModuleFacts, called, dotted, is_dataset, is_main_guard, mentions, names_in
 
 Hits = Iterator[tuple[ast.AST, dict[str, str]]]
 
@@ -277,10 +277,9 @@ def dlp013(facts: ModuleFacts) -> Hits:
     for statement in facts.tree.body:
         if is_main_guard(statement):
             for node in _defined_in(statement.body):
-                is_dataset = isinstance(node, ast.ClassDef) and any(
-                    dotted(base).split(".")[-1].endswith("Dataset") for base in node.bases
-                )
-                if is_dataset or (isinstance(node, ast.FunctionDef) and node.name in handed):
+                if (isinstance(node, ast.ClassDef) and is_dataset(node)) or (
+                    isinstance(node, ast.FunctionDef) and node.name in handed
+                ):
                     yield node, {"what": node.name}
 
 

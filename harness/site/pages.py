@@ -79,13 +79,13 @@ def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False)
     for source in recorded:
         rows = ["| profile | broken | fixed |", "| --- | --- | --- |"]
         for profile in source.profiles_run():
-            emulated = not source.native(profile)
+            native = source.native(profile)
             cells = [
                 cell(source.get(case.name, v, profile))
-                + (_unconfirmed(case, v, profile, confirmed) if emulated else "")
+                + ("" if native else _unconfirmed(case, v, profile, confirmed))
                 for v in VARIANTS
             ]
-            how = "observed" if source.native(profile) else "emulated"
+            how = "observed" if native else "emulated"
             rows.append(f"| {profile} <small>({how})</small> | {cells[0]} | {cells[1]} |")
         blocks.append(f"From {source.describe()}.\n\n" + "\n".join(rows) + "\n")
         blocks.extend(_stacks(source.get(case.name, v, p)) for v in VARIANTS for p in source.profiles_run())
