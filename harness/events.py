@@ -59,6 +59,7 @@ class ProgressWatch:
         self.offset = 0
         self.batches = 0
         self.iterating = False
+        self.waiting = False  # the main process asked for a batch and has not got it yet
         self.last_progress = started  # time.monotonic() of the last epoch start or batch
 
     def poll(self, path: Path, now: float) -> None:
@@ -76,3 +77,5 @@ class ProgressWatch:
             if kind in ("iter", "batch"):
                 self.iterating, self.last_progress = True, now
                 self.batches += kind == "batch"
+            if kind in ("want", "batch", "end"):
+                self.waiting = kind == "want"

@@ -129,7 +129,7 @@ def judge(observed: Observation, judging: Case | None) -> tuple[Outcome, str]:
     outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, is_library)
     if outcome is Outcome.HANG:
         signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
-        if stop is Stop.STALL:
+        if stop in (Stop.STALL, Stop.IDLE):
             signature = f"{observed.stop_note}; {signature}"
     if outcome is Outcome.OK and judging is not None and judging.leak_threshold_mb is not None:
         return judge_memory(observed.memory or {}, judging.leak_threshold_mb)

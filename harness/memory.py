@@ -69,7 +69,7 @@ class MemoryMonitor:
     series: dict[int, ProcessSeries] = field(default_factory=dict)
     metric: str = "uss"
     peak_total_mb: float = 0.0
-    tree_pids: list[int] = field(default_factory=list)  # the processes found by the last poll
+    tree: list[psutil.Process] = field(default_factory=list)  # the processes found by the last poll
     roles: dict[int, str] = field(default_factory=dict)
     main_pid: int | None = None  # the script's interpreter, once the boot module named it
     _next_sample: float = 0.0
@@ -80,9 +80,9 @@ class MemoryMonitor:
             root = psutil.Process(self.root_pid)
             tree = [root, *root.children(recursive=True)]
         except psutil.Error:
-            self.tree_pids = []
+            self.tree = []
             return 0.0
-        self.tree_pids = [process.pid for process in tree]
+        self.tree = tree
         total = 0.0
         for process in tree:
             with contextlib.suppress(psutil.Error):
@@ -93,6 +93,15 @@ class MemoryMonitor:
             self._next_sample = now + self.interval_s
             self._sample(tree, now - self.started)
         return total
+
+    @property
+    def tree_pids(self) -> list[int]:
+        return [process.pid for process in self.tree]
+
+    def workers(self) -> list[psutil.Process]:
+        """The processes of the last poll that are neither the script's own nor a helper."""
+        main_pids = (self.root_pid, self.main_pid or self.root_pid)
+        return [p for p in self.tree if role(p, main_pids) == "worker"]
 
     def _sample(self, tree: list[psutil.Process], at_s: float) -> None:
         """Samples the workers only: USS is costly to read for a large process (the kernel walks

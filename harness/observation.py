@@ -14,6 +14,7 @@ class Stop(enum.Enum):
     EXITED = "exited"
     TIMEOUT = "timeout"  # still running at its timeout
     STALL = "stall"  # iterating, and no batch for the settings' stall_s
+    IDLE = "idle"  # waiting for a batch, no CPU used, a worker blocked for good (harness/idleness.py)
     MEMORY = "memory"  # its processes together passed the memory limit
     OUTPUT = "output"  # it wrote more than the runner allows (runner.OUTPUT_LIMIT_BYTES)
     PROCESSES = "processes"  # more processes at once than the process limit
@@ -21,12 +22,12 @@ class Stop(enum.Enum):
 
     @property
     def hung(self) -> bool:
-        return self in (Stop.TIMEOUT, Stop.STALL)
+        return self in (Stop.TIMEOUT, Stop.STALL, Stop.IDLE)
 
     @property
     def takes_stacks(self) -> bool:
         """Stopped while it may be stuck: its stacks are worth reading before the kill."""
-        return self in (Stop.TIMEOUT, Stop.STALL, Stop.MEMORY, Stop.OUTPUT)
+        return self.hung or self in (Stop.MEMORY, Stop.OUTPUT)
 
 
 @dataclass

@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import events, processes, profiles, shm
+from harness import events, idleness, processes, profiles, shm
 from harness.active_runs import ACTIVE_RUNS
 from harness.memory import MemoryMonitor
 from harness.observation import Observation, Stop
@@ -99,6 +99,7 @@ class _Run:
     wall_started: float  # time.time() at launch
     monitor: MemoryMonitor
     progress: events.ProgressWatch
+    cpu: idleness.CpuWatch
     shared: shm.ShmWatch
     _main_pid: int | None = None
 
@@ -199,6 +200,7 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
         wall_started=wall_started,
         monitor=MemoryMonitor(proc.pid, started, settings.memory_interval_s),
         progress=events.ProgressWatch(started),
+        cpu=idleness.CpuWatch(started),
         shared=shared,
     )
 
@@ -242,7 +244,20 @@ def _progress_says(run: _Run, settings: RunSettings) -> Stop | None:
     if settings.stop_after_batches is not None and run.progress.batches >= settings.stop_after_batches:
         return Stop.BATCHES
     stalled = settings.stall_s is not None and now - run.progress.last_progress > settings.stall_s
-    return Stop.STALL if stalled and run.progress.iterating else None
+    if stalled and run.progress.iterating:
+        return Stop.STALL
+    return Stop.IDLE if _idle_for_good(run, settings, now) else None
+
+
+def _idle_for_good(run: _Run, settings: RunSettings, now: float) -> bool:
+    """The main process waits for a batch, no process used the CPU for `idle_s`, and a worker is
+    blocked on a lock with no timeout: nothing is left running that could wake it."""
+    if settings.idle_s is None or not run.progress.waiting:
+        return False
+    run.cpu.poll(run.monitor.tree, now)
+    if now - max(run.cpu.last_busy, run.progress.last_progress) < settings.idle_s:
+        return False
+    return any(idleness.blocked_for_good(worker.pid) for worker in run.monitor.workers())
 
 
 def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
@@ -284,6 +299,11 @@ def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
         )
     if stop is Stop.STALL:
         return f"no batch for {settings.stall_s:g} s"
+    if stop is Stop.IDLE:
+        return (
+            f"waiting for a batch, no CPU used for {settings.idle_s:g} s, a worker blocked on a lock "
+            "with no timeout"
+        )
     return ""
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from harness.idleness import DEFAULT_IDLE_S
 from harness.memory import DEFAULT_MEMORY_LIMIT_MB
 
 PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
@@ -18,6 +19,8 @@ class RunSettings:
     standard input and executed in __main__, which then has no file, as in a notebook. For scripts
     that run for hours: `stop_after_batches` ends the run once its main process received that many
     batches (it works); `stall_s` calls it hung when, once iterating, no batch came for that long.
+    `idle_s` calls it hung sooner: the main process waits for a batch, no process of the run used
+    the CPU for that long, and a worker is blocked for good (harness/idleness.py); None: never.
     """
 
     timeout_s: float
@@ -27,8 +30,9 @@ class RunSettings:
     memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB
     stop_after_batches: int | None = None
     stall_s: float | None = None
+    idle_s: float | None = DEFAULT_IDLE_S
     process_limit: int = PROCESS_LIMIT
 
     @property
     def watches_progress(self) -> bool:
-        return self.stop_after_batches is not None or self.stall_s is not None
+        return self.stop_after_batches is not None or self.stall_s is not None or self.idle_s is not None

@@ -4,6 +4,7 @@ Each process appends lines to <probe_dir>/<pid>.events:
     worker_ready <time>              a DataLoader worker entered its loop (Dataset unpickled,
                                      before worker_init_fn)
     iter <epoch id> <time>           the script started iterating a DataLoader (an epoch)
+    want <epoch id> <time>           the script asked that epoch for its next batch
     batch <epoch id> <n> <time>      that epoch delivered its n-th batch
     end <epoch id> <n> <time>        that epoch ended after n batches
 
@@ -94,6 +95,7 @@ def install(probe_dir):
             epoch = getattr(self, "_dlp_id", None)
             if epoch is None:  # an iterator not made by DataLoader.__iter__
                 return original_next(self)
+            record("want", epoch)
             try:
                 batch = original_next(self)
             except StopIteration:

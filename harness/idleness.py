@@ -1,0 +1,69 @@
+"""Hangs told from idleness: a run whose main process waits for a batch while no process of the
+run uses the CPU, and a worker sits blocked on a lock with no timeout, is stuck for good.
+
+The fixed stall limit (no batch for N s) cannot tell a deadlock from a slow loader, so it must be
+long. Idleness can, and sooner: a slow loader reads, sleeps or computes (a timed wait, I/O or CPU
+time), while a deadlocked worker waits in `futex` with no timeout and nothing in the run is left
+running to wake it. The blocked-for-good test reads Linux's /proc/<pid>/task/<tid>/syscall;
+elsewhere `blocked_for_good` answers None and only the stall limit and the timeout apply.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import platform
+import sys
+from pathlib import Path
+
+import psutil
+
+DEFAULT_IDLE_S = 4.0  # seconds with no CPU use and no batch that make a hang (with a blocked worker)
+IDLE_CPU_S_PER_S = 0.02  # CPU seconds per second, all processes together, below which a run is idle
+# The futex syscall's number, by machine; FUTEX_WAIT (0) and FUTEX_WAIT_BITSET (9) are waits.
+FUTEX_SYSCALL = {"x86_64": 202, "aarch64": 98, "arm64": 98}.get(platform.machine())
+FUTEX_WAITS = (0, 9)
+FUTEX_CMD_MASK = 0x7F  # leaves out FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME
+
+
+def waits_for_good(syscall_line: str) -> bool:
+    """Whether a thread's /proc/.../syscall line is a futex wait with no timeout (NULL)."""
+    fields = syscall_line.split()
+    if FUTEX_SYSCALL is None or len(fields) < 5 or fields[0] != str(FUTEX_SYSCALL):
+        return False
+    with contextlib.suppress(ValueError):
+        return int(fields[2], 16) & FUTEX_CMD_MASK in FUTEX_WAITS and int(fields[4], 16) == 0
+    return False
+
+
+def blocked_for_good(pid: int) -> bool | None:
+    """Whether every thread of process `pid` waits on a futex with no timeout; None where that
+    cannot be read (not Linux, no rights, the process is gone)."""
+    if not sys.platform.startswith("linux") or FUTEX_SYSCALL is None:
+        return None
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        lines = [(task / "syscall").read_text() for task in tasks]
+    except OSError:
+        return None
+    return bool(lines) and all(waits_for_good(line) for line in lines)
+
+
+class CpuWatch:
+    """Follows the CPU time used by a run's processes: when it last used the CPU."""
+
+    def __init__(self, started: float) -> None:
+        self.last_busy = started  # time.monotonic() of the last poll that saw CPU use
+        self._times: dict[int, float] = {}
+        self._polled: float | None = None
+
+    def poll(self, tree: list[psutil.Process], now: float) -> None:
+        times = {}
+        for process in tree:
+            with contextlib.suppress(psutil.Error):
+                cpu = process.cpu_times()
+                times[process.pid] = cpu.user + cpu.system
+        appeared = set(times) - set(self._times)
+        used = sum(t - self._times.get(pid, t) for pid, t in times.items())
+        if self._polled is None or appeared or used > IDLE_CPU_S_PER_S * (now - self._polled):
+            self.last_busy = now
+        self._times, self._polled = times, now

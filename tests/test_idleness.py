@@ -1,0 +1,46 @@
+"""Hangs told from idleness (harness/idleness.py): sooner than the stall limit, and never for a
+loader that is only slow."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from harness import idleness, matrix
+from harness.settings import RunSettings
+from tests.conftest import SCRIPTS_DIR
+
+FUTEX = idleness.FUTEX_SYSCALL
+
+
+@pytest.mark.skipif(FUTEX is None, reason="futex's syscall number is not known on this machine")
+def test_only_a_futex_wait_with_no_timeout_waits_for_good():
+    assert idleness.waits_for_good(f"{FUTEX} 0x55c11ce324f0 0x189 0x0 0x0 0x0 0xffffffff 0x7ffd 0x7f70")
+    assert idleness.waits_for_good(f"{FUTEX} 0x55c11ce324f0 0x80 0x2 0x0 0x0 0x0 0x7ffd 0x7f70")
+    assert not idleness.waits_for_good(f"{FUTEX} 0x55c11ce324f0 0x189 0x0 0x7ffd0000 0x0 0x0 0x1 0x2")
+    assert not idleness.waits_for_good(f"{FUTEX} 0x55c11ce324f0 0x81 0x1 0x0 0x0 0x0 0x1 0x2")  # a wake
+    assert not idleness.waits_for_good("230 0x1 0x1 0x7f7041e4eab0 0x0 0x0 0x0 0x7f70 0x7f70")  # sleep
+    assert not idleness.waits_for_good("running")
+
+
+@pytest.mark.slow
+@pytest.mark.linux
+@pytest.mark.parametrize("mode", ["io", "first", "thread"])
+def test_a_slow_loader_idle_past_the_limit_is_not_hung(mode):
+    settings = RunSettings(timeout_s=40, args=(mode,), idle_s=1.0)
+    result = matrix.observe(SCRIPTS_DIR / "slow_loader.py", "linux", settings, case="slow", variant=mode)
+    assert result.outcome == "ok", f"{result.outcome}: {result.signature}\n{result.output_tail}"
+    assert "[[0, 1], [2, 3]]" in result.output_tail
+
+
+@pytest.mark.slow
+@pytest.mark.linux
+def test_a_deadlocked_worker_is_a_hang_within_seconds_not_at_the_stall_limit():
+    settings = RunSettings(timeout_s=60, stall_s=50, idle_s=2.0)
+    started = time.monotonic()
+    result = matrix.observe(SCRIPTS_DIR / "worker_hangs.py", "linux", settings, case="hang", variant="idle")
+    elapsed = time.monotonic() - started
+    assert result.outcome == "hang", result.output_tail
+    assert "no CPU used for 2 s" in result.signature and "in __getitem__" in result.signature
+    assert elapsed < 20, f"the hang took {elapsed:.1f} s to call (stall limit 50 s)"
