@@ -63,7 +63,9 @@ def test_a_case_builds_its_run_settings_and_a_copy_adjusts_them():
     )
     assert case.settings(5).timeout_s == 5 and settings.process_limit == PROCESS_LIMIT
     assert CASES["07_interactive_main_class"].settings().via_stdin
-    watched = dataclasses.replace(settings, stop_after_batches=3)
-    assert watched.watches_progress and not settings.watches_progress
+    assert settings.watches_progress, "every run is watched for idleness"
+    unwatched = dataclasses.replace(settings, idle_s=None)
+    assert not unwatched.watches_progress
+    assert dataclasses.replace(unwatched, stop_after_batches=3).watches_progress
     with pytest.raises(dataclasses.FrozenInstanceError):
         settings.timeout_s = 1  # type: ignore[misc]
