@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.measurements import MEASURES
 from harness.memory import DEFAULT_MEMORY_LIMIT_MB
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, START_METHODS, Profile
@@ -66,7 +67,8 @@ class Recognition:
     `outcome` (with the `signature` regex in its cause or output, the `stacks` regex in its hang
     stacks), and no observed profile outside `methods` shows that same pattern (another failure
     there, with another cause, does not count against it). Statically: any finding
-    of the `lint` rules.
+    of the `lint` rules. Over time or by chance: `measure`, a measurement of harness/measurements.py
+    that confirms or refutes it (the workers' random generators, open descriptors, worker memory).
     """
 
     fix: str
@@ -75,6 +77,7 @@ class Recognition:
     signature: str | None = None
     stacks: str | None = None
     lint: tuple[str, ...] = ()
+    measure: str | None = None
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,10 @@ def _recognition(table, where: str) -> Recognition | None:
         return None
     if not isinstance(table, dict):
         raise CaseError(f"{where}: must be a table")
-    _known_keys(table, ("fix", "outcome", "methods", "signature", "stacks", "lint"), where)
+    _known_keys(table, ("fix", "outcome", "methods", "signature", "stacks", "lint", "measure"), where)
+    measure = table.get("measure")
+    if measure is not None and measure not in MEASURES:
+        raise CaseError(f"{where}: unknown measurement '{measure}' (known: {', '.join(MEASURES)})")
     methods = tuple(table.get("methods", ()))
     for method in methods:
         if method not in START_METHODS + PROFILE_NAMES:
@@ -242,8 +248,8 @@ def _recognition(table, where: str) -> Recognition | None:
     if (outcome is None) != (not methods):
         raise CaseError(f"{where}: 'outcome' and 'methods' go together")
     lint = tuple(table.get("lint", ()))
-    if outcome is None and not lint:
-        raise CaseError(f"{where}: needs a run-time pattern (outcome, methods) or 'lint' rules")
+    if outcome is None and not lint and measure is None:
+        raise CaseError(f"{where}: needs a run-time pattern (outcome, methods), a 'measure' or 'lint' rules")
     return Recognition(
         fix=_require(table, "fix", str, where),
         outcome=outcome,
@@ -251,6 +257,7 @@ def _recognition(table, where: str) -> Recognition | None:
         signature=_regex(table, "signature", where),
         stacks=_regex(table, "stacks", where),
         lint=lint,
+        measure=measure,
     )
 
 

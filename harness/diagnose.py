@@ -1,4 +1,9 @@
-"""Matching what `check` observed in a script against the catalog of known pitfalls."""
+"""Matching what `check` observed in a script against the catalog of known pitfalls.
+
+A case is a **pitfall** when the runs show its pattern or its measurement confirms it; a lint
+finding that no run confirmed is a **risk**, unless a run refuted it: then it is **fine here**, with
+the measurement (or the runs) that say so.
+"""
 
 from __future__ import annotations
 
@@ -7,33 +12,50 @@ from dataclasses import dataclass, field
 
 from harness.cases import Case
 from harness.lint import Finding
+from harness.measurements import MEASURES, Measurement
 from harness.results import RunResult
+
+PITFALL, RISK, FINE = "pitfall", "risk", "fine"
 
 
 @dataclass
 class Diagnosis:
-    """A known pitfall found in the script, with the evidence for it."""
+    """A known pitfall suspected or found in the script, with the evidence for and against it."""
 
     case: Case
     runtime: list[str] = field(default_factory=list)  # "windows: crash: RuntimeError: …"
     lint: list[Finding] = field(default_factory=list)
+    measured: Measurement | None = None
+    status: str = PITFALL
+    why: str = ""  # for a risk, why the runs could not tell; for fine, what showed it
 
     @property
-    def strength(self) -> tuple[int, int]:
-        """Run-time evidence with a specific pattern first, then lint-only matches."""
+    def strength(self) -> tuple[int, int, int]:
+        """Pitfalls before risks; run-time evidence with a specific pattern first, then lint-only."""
         recognition = self.case.recognition
         specific = bool(recognition and (recognition.signature or recognition.stacks))
-        return (bool(self.runtime) * (2 if specific else 1), len(self.lint))
+        observed = bool(self.runtime) * (2 if specific else 1) + bool(
+            self.measured and self.measured.confirmed
+        )
+        return ([FINE, RISK, PITFALL].index(self.status), observed, len(self.lint))
+
+    @property
+    def evidence(self) -> list[str]:
+        measured = [self.measured.text] if self.measured and self.measured.confirmed else []
+        return [*self.runtime, *measured, *(f.code for f in self.lint)]
 
     def to_json(self) -> dict:
         return {
             "case": self.case.name,
             "title": self.case.title,
+            "status": self.status,
             "why": " ".join(self.case.summary.split()),
             "fix": self.case.recognition.fix if self.case.recognition else "",
             "case_path": f"cases/{self.case.name}/",
             "docs_page": f"cases/{self.case.name}/",
             "runtime_evidence": self.runtime,
+            "measurement": self.measured.text if self.measured else "",
+            "verdict": self.why,
             "lint_evidence": [str(f) for f in self.lint],
         }
 
@@ -54,14 +76,19 @@ def _shows(result: RunResult, case: Case) -> bool:
     return True
 
 
+def _inside(case: Case, results: list[RunResult]) -> list[RunResult]:
+    """The judged runs under the profiles where the case's run-time pattern shows."""
+    methods = set(case.recognition.methods)
+    return [r for r in results if r.outcome.was_judged and {r.profile, r.start_method} & methods]
+
+
 def runtime_evidence(case: Case, results: list[RunResult]) -> list[str]:
     """The runs that show the case's run-time pattern; [] unless the whole pattern holds."""
     recognition = case.recognition
     if recognition is None or recognition.outcome is None:
         return []
-    observed = [r for r in results if r.outcome.was_judged]
-    inside = [r for r in observed if {r.profile, r.start_method} & set(recognition.methods)]
-    outside = [r for r in observed if r not in inside]
+    inside = _inside(case, results)
+    outside = [r for r in results if r.outcome.was_judged and r not in inside]
     if not inside or not all(_shows(r, case) for r in inside):
         return []
     if any(_shows(r, case) for r in outside):
@@ -70,17 +97,49 @@ def runtime_evidence(case: Case, results: list[RunResult]) -> list[str]:
     return [f"{r.profile}: {r.outcome}: {r.signature}" for r in inside]
 
 
+def _ran_without_it(case: Case, results: list[RunResult]) -> str:
+    """For a crash the runs would show: the profiles where the script ran to its end (or its
+    batches) without failing; "" unless every one of them did."""
+    recognition = case.recognition
+    if recognition.outcome is None or not recognition.outcome.script_raised:
+        return ""  # a hang or a slow start depends on timing: a good run proves little
+    inside = _inside(case, results)
+    if inside and all(not r.outcome.is_failure for r in inside):
+        return f"ran without it under {', '.join(r.profile for r in inside)}"
+    return ""
+
+
+def _judge(diagnosis: Diagnosis, results: list[RunResult]) -> None:
+    """Sets the status of a diagnosis that has some evidence, and why."""
+    measured = diagnosis.measured
+    if diagnosis.runtime or (measured and measured.confirmed):
+        diagnosis.status = PITFALL
+    elif measured and measured.refuted:
+        diagnosis.status, diagnosis.why = FINE, measured.text
+    elif measured is None and (ran_ok := _ran_without_it(diagnosis.case, results)):
+        diagnosis.status, diagnosis.why = FINE, ran_ok
+    else:
+        diagnosis.status = RISK
+        diagnosis.why = measured.text if measured else "not something a short run can show"
+
+
 def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding]) -> list[Diagnosis]:
-    """Every catalog case that the runs or the static findings point to, strongest first."""
+    """Every catalog case that the runs, the measurements or the static findings point to:
+    pitfalls first, then risks, then what was suspected and found fine."""
+    judged = [r for r in results if r.outcome.was_judged]
     diagnoses = []
     for case in cases:
-        if case.recognition is None:
+        recognition = case.recognition
+        if recognition is None:
             continue
+        measure = MEASURES.get(recognition.measure or "")
         diagnosis = Diagnosis(
             case=case,
             runtime=runtime_evidence(case, results),
-            lint=[f for f in findings if f.code in case.recognition.lint],
+            lint=[f for f in findings if f.code in recognition.lint],
+            measured=measure(judged, case.leak_threshold_mb) if measure else None,
         )
-        if diagnosis.runtime or diagnosis.lint:
+        if diagnosis.runtime or diagnosis.lint or (diagnosis.measured and diagnosis.measured.confirmed):
+            _judge(diagnosis, results)
             diagnoses.append(diagnosis)
     return sorted(diagnoses, key=lambda d: d.strength, reverse=True)

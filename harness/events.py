@@ -28,28 +28,70 @@ def worker_ready(events: dict[int, list[list[str]]], wall_started: float) -> dic
     return ready
 
 
+FD_POINTS = 60  # (batch, open descriptors) points kept per epoch, spread over it
+
+
+def _number(field: str) -> int | None:
+    return None if field == "-" else int(field)
+
+
 def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: float) -> list[dict]:
     """Each DataLoader iteration (epoch) of process `pid`: when it started, how long until its
     first batch, how many batches it delivered, and, once exhausted, how long it took in all
-    (`duration_s`, else None)."""
+    (`duration_s`, else None); its length in batches and the soft open-file limit (None where
+    unknown), and the process's open file descriptors after each batch (`fds`: [batch, count])."""
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
         kind, at = fields[0], float(fields[-1]) - wall_started
-        if kind == "iter" and len(fields) == 3:
+        if kind == "iter" and len(fields) == 5:
             epochs[fields[1]] = {
                 "started_s": round(at, 3),
                 "first_batch_s": None,
                 "batches": 0,
                 "duration_s": None,
+                "length": _number(fields[2]),
+                "fd_limit": _number(fields[3]),
+                "fds": [],
             }
-        elif kind in ("batch", "end") and len(fields) == 4 and fields[1] in epochs:
+        elif kind in ("batch", "end") and fields[1] in epochs:
             epoch = epochs[fields[1]]
             epoch["batches"] = int(fields[2])
             if kind == "end":
                 epoch["duration_s"] = round(at - epoch["started_s"], 3)
-            elif epoch["first_batch_s"] is None:
+                continue
+            if epoch["first_batch_s"] is None:
                 epoch["first_batch_s"] = round(at - epoch["started_s"], 3)
+            if len(fields) == 5 and fields[3] != "-":
+                epoch["fds"].append([int(fields[2]), int(fields[3])])
+    for epoch in epochs.values():
+        epoch["fds"] = _spread(epoch["fds"], FD_POINTS)
     return list(epochs.values())
+
+
+def _spread(points: list, most: int) -> list:
+    """At most `most` of the points, evenly spaced, the first and the last kept."""
+    if len(points) <= most:
+        return points
+    step = (len(points) - 1) / (most - 1)
+    return [points[round(i * step)] for i in range(most)]
+
+
+def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, dict]]:
+    """{loader seed: {generator path: {"states": {worker id: state hash}, "used": [worker ids]}}}:
+    for each loader iteration, the state each generator started from in each worker, and the
+    workers that drew from it by their first batch (harness/boot/dlp_rng.py)."""
+    found: dict[str, dict[str, dict]] = {}
+    for lines in events.values():
+        for fields in lines:
+            if fields[0] == "rng" and len(fields) == 6:
+                seed, worker, path, digest = fields[1:5]
+                entry = found.setdefault(seed, {}).setdefault(path, {"states": {}, "used": []})
+                entry["states"][worker] = digest
+    for lines in events.values():
+        for fields in lines:
+            if fields[0] == "rng_used" and len(fields) == 5 and fields[3] in found.get(fields[1], {}):
+                found[fields[1]][fields[3]]["used"].append(fields[2])
+    return found
 
 
 class ProgressWatch:
@@ -61,6 +103,7 @@ class ProgressWatch:
         self.iterating = False
         self.waiting = False  # the main process asked for a batch and has not got it yet
         self.last_progress = started  # time.monotonic() of the last epoch start or batch
+        self.first_batch: float | None = None  # time.monotonic() of the first batch
 
     def poll(self, path: Path, now: float) -> None:
         """Reads what `path` (the events file of the main process) gained since the last poll."""
@@ -77,5 +120,7 @@ class ProgressWatch:
             if kind in ("iter", "batch"):
                 self.iterating, self.last_progress = True, now
                 self.batches += kind == "batch"
+                if kind == "batch" and self.first_batch is None:
+                    self.first_batch = now
             if kind in ("want", "batch", "end"):
                 self.waiting = kind == "want"

@@ -111,6 +111,7 @@ def observe(
         native_stacks_note=observed.native_stacks_note,
         memory=observed.memory,
         loader_epochs=observed.loader_epochs,
+        rng=observed.rng,
         stopped_after_batches=observed.stopped_after_batches,
         leftovers=[scrub(text) for text in observed.leftovers],
         shm_leftovers=observed.shm_leftovers,

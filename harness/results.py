@@ -57,7 +57,8 @@ class RunResult:
     native_stacks: dict[str, str] = field(default_factory=dict)  # pid -> py-spy --native dump
     native_stacks_note: str = ""  # why native stacks are missing, for hangs
     memory: dict | None = None  # per-process series and per-worker summary (see harness.memory)
-    loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches
+    loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches, fds…
+    rng: dict = field(default_factory=dict)  # {loader seed: {generator path: {worker: state hash}}}
     stopped_after_batches: int | None = None  # `check` ended it once its loaders had delivered these
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
     shm_leftovers: list[str] = field(default_factory=list)  # /dev/shm entries it left, removed

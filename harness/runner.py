@@ -241,12 +241,19 @@ def _progress_says(run: _Run, settings: RunSettings) -> Stop | None:
         return None
     now = time.monotonic()
     run.progress.poll(run.probe_dir / f"{run.main_pid}.events", now)
-    if settings.stop_after_batches is not None and run.progress.batches >= settings.stop_after_batches:
+    if _sampled_enough(run.progress, settings, now):
         return Stop.BATCHES
     stalled = settings.stall_s is not None and now - run.progress.last_progress > settings.stall_s
     if stalled and run.progress.iterating:
         return Stop.STALL
     return Stop.IDLE if _idle_for_good(run, settings, now) else None
+
+
+def _sampled_enough(progress: events.ProgressWatch, settings: RunSettings, now: float) -> bool:
+    """The loaders delivered the batches asked for, and were watched `sample_s` since the first."""
+    if settings.stop_after_batches is None or progress.batches < settings.stop_after_batches:
+        return False
+    return progress.first_batch is not None and now - progress.first_batch >= settings.sample_s
 
 
 def _idle_for_good(run: _Run, settings: RunSettings, now: float) -> bool:
@@ -311,6 +318,7 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     """What the probes recorded (DataLoader epochs, workers' start of service) and the output."""
     recorded = events.read(run.probe_dir)
     observation.loader_epochs = events.loader_epochs(recorded, run.main_pid, run.wall_started)
+    observation.rng = events.rng_fingerprints(recorded)
     if run.proc.returncode == BOOT_EXIT_CODE:
         observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:

@@ -18,9 +18,10 @@ class RunSettings:
     `memory_interval_s` turns on the per-worker memory series. With `via_stdin` the code is fed on
     standard input and executed in __main__, which then has no file, as in a notebook. For scripts
     that run for hours: `stop_after_batches` ends the run once its main process received that many
-    batches (it works); `stall_s` calls it hung when, once iterating, no batch came for that long.
-    `idle_s` calls it hung sooner: the main process waits for a batch, no process of the run used
-    the CPU for that long, and a worker is blocked for good (harness/idleness.py); None: never.
+    batches (it works) and `sample_s` seconds passed since the first (trends need a sample);
+    `stall_s` calls it hung when, once iterating, no batch came for that long. `idle_s` calls it
+    hung sooner: the main process waits for a batch, no process of the run used the CPU for that
+    long, and a worker is blocked for good (harness/idleness.py); None: never.
     """
 
     timeout_s: float
@@ -29,6 +30,7 @@ class RunSettings:
     memory_interval_s: float | None = None
     memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB
     stop_after_batches: int | None = None
+    sample_s: float = 0.0  # with stop_after_batches: watched this long after its first batch too
     stall_s: float | None = None
     idle_s: float | None = DEFAULT_IDLE_S
     process_limit: int = PROCESS_LIMIT

@@ -14,9 +14,14 @@ from rich.markup import escape
 from harness import arguments
 from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK
 from harness.commands.lint_files import lint
+from harness.diagnose import FINE, PITFALL, RISK
 from harness.outcomes import Outcome
 
 DEFAULT_BATCHES = 3
+# After its first batch a run is watched this long more: the open descriptors and the workers'
+# memory need a sample to show a trend (harness/measurements.py).
+DEFAULT_SAMPLE_S = 5.0
+MEMORY_INTERVAL_S = 0.2
 # Spawned workers need a few seconds to their first batch (a fresh interpreter imports torch):
 # a stall limit must leave room for that on a busy machine.
 DEFAULT_STALL_S = 30.0
@@ -37,7 +42,18 @@ def add_parser(subparsers) -> None:
         "--batches",
         type=arguments.count,
         default=DEFAULT_BATCHES,
-        help=f"stop a run once it got this many batches (default {DEFAULT_BATCHES})",
+        help=f"stop a run once it got this many batches (default {DEFAULT_BATCHES}) and --sample passed",
+    )
+    parser.add_argument(
+        "--sample",
+        type=arguments.positive_number,
+        default=DEFAULT_SAMPLE_S,
+        help=f"seconds a run is watched after its first batch, for trends (default {DEFAULT_SAMPLE_S:g})",
+    )
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="run each script to its end (or the timeout), for the failure itself rather than a prediction",
     )
     parser.add_argument(
         "--stall",
@@ -59,17 +75,14 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
     findings = lint([args.path], args.stdin)
     if not args.json:
-        console.print(
-            f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: a run "
-            f"is ok once its DataLoaders delivered {args.batches} batches, hung after {args.stall:g} s "
-            f"without a batch (timeout {args.timeout:g} s); each run in a working and temporary directory "
-            "of its own"
-        )
+        console.print(_plan(args), soft_wrap=True)
     settings = RunSettings(
         timeout_s=args.timeout,
         args=tuple(args.script_args),
         via_stdin=args.stdin,
-        stop_after_batches=args.batches,
+        memory_interval_s=MEMORY_INTERVAL_S,
+        stop_after_batches=None if args.full else args.batches,
+        sample_s=args.sample,
         stall_s=args.stall,
     )
 
@@ -86,11 +99,31 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     return exit_status(results, findings, found)
 
 
+def _plan(args) -> str:
+    stop = (
+        "a run goes to its end"
+        if args.full
+        else f"a run is ok once its DataLoaders delivered {args.batches} batches and were watched "
+        f"{args.sample:g} s for trends"
+    )
+    return (
+        f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: {stop}; "
+        f"hung once it waits for a batch with no CPU used and a worker blocked for good, or after "
+        f"{args.stall:g} s without a batch (timeout {args.timeout:g} s); each run in a working and "
+        "temporary directory of its own"
+    )
+
+
 def exit_status(results, findings, found) -> int:
-    """1 when something was found (a run that is not ok, a static finding, a pitfall); else 3 when
-    no run could be judged (every one skipped, or the harness could not run it); else 0."""
+    """1 when something was found: a run that is not ok, a pitfall, or a risk (a static finding
+    that no run refuted); else 3 when no run could be judged (every one skipped, or the harness
+    could not run it); else 0, also where every static finding was refuted by a measurement."""
     judged = [r for r in results if r.outcome.was_judged]
-    if findings or found or any(r.outcome.is_failure and r.outcome.was_judged for r in results):
+    explained = {f for d in found for f in d.lint}
+    unexplained = [f for f in findings if f not in explained]
+    if unexplained or any(d.status != FINE for d in found):
+        return EXIT_FAILED
+    if any(r.outcome.is_failure and r.outcome.was_judged for r in results):
         return EXIT_FAILED
     return EXIT_OK if judged else EXIT_NOT_JUDGED
 
@@ -130,15 +163,12 @@ def _print_check(console: Console, results, findings, found) -> None:
     console.print(f"Static checks: {len(findings)} finding(s)")
     for finding in findings:
         console.print(f"  {escape(str(finding))}", soft_wrap=True)
-    if found:
-        console.print(f"[bold red]Known pitfall(s) found: {len(found)}[/]")
-    for diagnosis in found:
-        _print_diagnosis(console, diagnosis)
+    _print_diagnoses(console, found)
     for result in results:
         if result.outcome is Outcome.SKIPPED:
             console.print(f"[dim]{result.profile}: not judged: {escape(result.reason)}[/]", soft_wrap=True)
     failing = [r for r in results if r.outcome.is_failure]
-    if failing and not any(d.runtime for d in found):
+    if failing and not any(d.status == PITFALL for d in found):
         console.print("[yellow]No known pitfall matches what the runs showed.[/] The causes as observed:")
         for result in failing:
             console.print(f"  {result.profile}: {result.outcome}: {escape(result.signature)}", soft_wrap=True)
@@ -149,17 +179,38 @@ def _print_check(console: Console, results, findings, found) -> None:
             "[bold yellow]Nothing could be judged: no run of the script was observed to the end "
             "(reasons above); only the static checks speak.[/]"
         )
-    elif not failing and not found:
+    elif not failing and all(d.status == FINE for d in found):
         console.print(
             f"[bold green]No pitfall found: the script ran under {', '.join(judged)}.[/]"
             + ("" if len(judged) == len(results) else " The other profiles were not judged (above).")
         )
 
 
+HEADINGS = {
+    PITFALL: "[bold red]Known pitfall(s) found: {}[/]",
+    RISK: "[bold yellow]Risk(s): {} static finding(s) that no run could confirm or refute[/]",
+    FINE: "[bold green]Checked, and fine here: {} static finding(s) that the runs refuted[/]",
+}
+
+
+def _print_diagnoses(console: Console, found) -> None:
+    for status in (PITFALL, RISK, FINE):
+        shown = [d for d in found if d.status == status]
+        if shown:
+            console.print(HEADINGS[status].format(len(shown)))
+        for diagnosis in shown:
+            _print_diagnosis(console, diagnosis)
+
+
 def _print_diagnosis(console: Console, diagnosis) -> None:
-    case, evidence = diagnosis.case, [*diagnosis.runtime, *(f.code for f in diagnosis.lint)]
+    case = diagnosis.case
     console.print(f"[bold]{case.number} · {escape(case.title)}[/]", soft_wrap=True)
-    console.print(f"    evidence: {escape('; '.join(evidence))}", soft_wrap=True)
+    console.print(f"    evidence: {escape('; '.join(diagnosis.evidence))}", soft_wrap=True)
+    if diagnosis.status != PITFALL:
+        label = "checked" if diagnosis.status == FINE else "not confirmed"
+        console.print(f"    {label}: {escape(diagnosis.why)}", soft_wrap=True)
+        if diagnosis.status == FINE:
+            return
     console.print(f"    why: {escape(' '.join(case.summary.split()))}", soft_wrap=True)
     console.print(f"    fix: {escape(case.recognition.fix)}", soft_wrap=True)
     console.print(f"    case: cases/{case.name}/   docs: cases/{case.name}/ on the site", soft_wrap=True)

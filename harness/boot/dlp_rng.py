@@ -1,0 +1,75 @@
+"""Fingerprints of the random generators a DataLoader worker starts with, taken in the worker once
+torch seeded it and the script's worker_init_fn ran, before its first item.
+
+Two workers of one loader that start a generator from the same state draw the same numbers (case
+09). What is fingerprinted: the global generators (`random`, numpy's, torch's) and every
+`random.Random`, numpy `Generator` or `RandomState` and `torch.Generator` reachable from the
+Dataset through attributes, lists, tuples and dicts, a few levels deep (`dataset.transform.rng`,
+`dataset.transforms[1].rng`). A fingerprint is a short hash of the state: nothing else is kept.
+"""
+
+import contextlib
+import hashlib
+import sys
+
+DEPTH = 4  # attribute levels followed from the Dataset
+ITEMS = 16  # items of a list, tuple or dict looked at: the first ones
+
+
+def _state(obj):
+    """The bytes of a generator's state, or None when `obj` is not a generator."""
+    import random
+
+    if isinstance(obj, random.Random) and type(obj).__name__ != "SystemRandom":
+        return repr(obj.getstate()).encode()
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(obj, numpy.random.RandomState):
+        state = obj.get_state()
+        return state[1].tobytes() + repr(state[2:]).encode()
+    if numpy is not None and isinstance(obj, numpy.random.Generator):
+        return repr(obj.bit_generator.state).encode()
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(obj, torch.Generator):
+        return bytes(obj.get_state().numpy())
+    return None
+
+
+def _children(obj):
+    """(name, value) of what an object holds: its attributes, or a container's first items."""
+    if isinstance(obj, (list, tuple)):
+        return [(f"[{i}]", value) for i, value in enumerate(obj[:ITEMS])]
+    if isinstance(obj, dict):
+        items = [(k, v) for k, v in list(obj.items())[:ITEMS] if isinstance(k, (str, int))]
+        return [(f"[{k!r}]", value) for k, value in items]
+    attributes = getattr(obj, "__dict__", None)
+    if not isinstance(attributes, dict) or isinstance(obj, type) or type(obj).__module__ == "builtins":
+        return []
+    return [(f".{name}", value) for name, value in list(attributes.items())[: ITEMS * 4]]
+
+
+def _walk(obj, path, depth, seen, found):
+    if id(obj) in seen or isinstance(obj, (str, bytes, int, float, bool)) or obj is None:
+        return
+    seen.add(id(obj))
+    state = _state(obj)
+    if state is not None:
+        found[path] = hashlib.sha1(state).hexdigest()[:16]
+    elif depth > 0:
+        for name, value in _children(obj):
+            _walk(value, path + name, depth - 1, seen, found)
+
+
+def fingerprints(dataset):
+    """{path: hash} of the global generators and of those the Dataset holds."""
+    import random
+
+    found = {"random": hashlib.sha1(repr(random.getstate()).encode()).hexdigest()[:16]}
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        found["numpy.random"] = hashlib.sha1(_state(numpy.random.mtrand._rand)).hexdigest()[:16]
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        found["torch"] = hashlib.sha1(bytes(torch.get_rng_state().numpy())).hexdigest()[:16]
+    with contextlib.suppress(Exception):  # attributes that cannot be read as plain objects
+        _walk(dataset, "dataset", DEPTH, set(), found)
+    return found

@@ -1,0 +1,182 @@
+"""Measurements that confirm or refute a pitfall that only shows over time or by chance: the
+workers' random generators, the main process's open file descriptors, the workers' memory.
+
+Each takes the judged runs of one script and returns a Measurement: `confirmed` (the pitfall is
+there, or predicted within an epoch), `refuted` (measured, and fine here), or `unknown` (nothing
+could be measured: the text says why). A case names its measurement in case.toml ([diagnose]
+`measure`); `check` uses it where lint suspects the pitfall and where it does not.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import psutil
+
+from harness.memory import BASELINE_SAMPLES, MB, worker_summary
+from harness.results import RunResult
+
+CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
+FD_RISE_PER_BATCH = 0.2  # open descriptors a batch: less is no trend
+FD_MIN_POINTS = 8  # batches with a descriptor count: fewer is no sample
+MEMORY_MIN_SEEN_MB = 8.0  # a worker's growth below this is noise (allocator, first batches)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    verdict: str  # CONFIRMED, REFUTED or UNKNOWN
+    text: str  # the figures, in words
+
+    @property
+    def confirmed(self) -> bool:
+        return self.verdict == CONFIRMED
+
+    @property
+    def refuted(self) -> bool:
+        return self.verdict == REFUTED
+
+
+def _worst(measurements: list[Measurement], nothing: str) -> Measurement:
+    """The run that shows most: a confirmation, else what could not be told, else a refutation."""
+    for verdict in (CONFIRMED, UNKNOWN, REFUTED):
+        found = [m for m in measurements if m.verdict == verdict]
+        if found:
+            return found[0]
+    return Measurement(UNKNOWN, nothing)
+
+
+def randomness(results: list[RunResult], threshold_mb: float | None = None) -> Measurement:
+    """Workers of one loader that started a generator they draw from in the same state."""
+    found = []
+    for result in results:
+        for paths in result.rng.values():
+            workers = set().union(*(entry["states"] for entry in paths.values()))
+            if len(workers) < 2:
+                continue
+            repeats = [_repeated(path, entry) for path, entry in sorted(paths.items())]
+            repeats = [r for r in repeats if r]
+            if repeats:
+                found.append(Measurement(CONFIRMED, f"{result.profile}: " + "; ".join(repeats)))
+            else:
+                found.append(
+                    Measurement(
+                        REFUTED,
+                        f"{result.profile}: {len(workers)} workers started each of {len(paths)} random "
+                        f"generators ({', '.join(sorted(paths))}) from a state of its own, or never drew "
+                        "from it",
+                    )
+                )
+    return _worst(found, "no loader ran with two workers or more: nothing to compare")
+
+
+def _repeated(path: str, entry: dict) -> str:
+    by_state: dict[str, list[str]] = {}
+    for worker, digest in sorted(entry["states"].items()):
+        by_state.setdefault(digest, []).append(worker)
+    same = [
+        workers for workers in by_state.values() if len(workers) > 1 and set(workers) & set(entry["used"])
+    ]
+    if not same:
+        return ""
+    groups = " and ".join(", ".join(workers) for workers in same)
+    return f"`{path}` started from the same state in workers {groups}, which drew from it"
+
+
+def open_files(results: list[RunResult], threshold_mb: float | None = None) -> Measurement:
+    """A steady rise of the main process's open descriptors, carried to the open-file limit and
+    to the epoch's length."""
+    found = []
+    for result in results:
+        for epoch in result.loader_epochs:
+            points = epoch.get("fds") or []
+            if len(points) >= FD_MIN_POINTS and epoch.get("fd_limit"):
+                found.append(_fd_trend(result.profile, points, epoch["fd_limit"], epoch.get("length")))
+    return _worst(found, f"no epoch delivered {FD_MIN_POINTS} batches with a count of open descriptors")
+
+
+def _slope(points: list[list[int]]) -> float:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
+
+
+def _fd_trend(profile: str, points: list[list[int]], limit: int, length: int | None) -> Measurement:
+    (first_batch, first), (last_batch, last) = points[0], points[-1]
+    slope = _slope(points[len(points) // 4 :])  # past the workers' start-up
+    seen = f"open descriptors went from {first} to {last} over batches {first_batch}–{last_batch}"
+    if slope < FD_RISE_PER_BATCH:
+        return Measurement(REFUTED, f"{profile}: {seen}: no steady rise")
+    reached = last_batch + max(0, round((limit - last) / slope))
+    rate = (
+        f"{seen} ({slope:.1f} a batch); at this rate the {limit} open-file limit is reached after "
+        f"about {reached} batches"
+    )
+    if length is None:
+        return Measurement(UNKNOWN, f"{profile}: {rate}; the epoch's length is not known")
+    at_end = round(last + slope * (length - last_batch))
+    if reached <= length:
+        return Measurement(CONFIRMED, f"{profile}: {rate}; an epoch here is {length}")
+    return Measurement(
+        REFUTED,
+        f"{profile}: {seen} ({slope:.1f} a batch): about {at_end} at the end of its {length} batches, "
+        f"under the limit of {limit}",
+    )
+
+
+def worker_memory(results: list[RunResult], threshold_mb: float | None = None) -> Measurement:
+    """Forked workers' memory growth per batch, carried to the epoch's length and compared with the
+    case's threshold (and, for all workers together, with the memory available). Only forked
+    workers: copy-on-read is fork's; a spawned worker's USS also counts the shared-memory files it
+    writes batches into (file_system strategy), which a kept batch keeps alive."""
+    threshold = threshold_mb or 0.0
+    found = []
+    for result in (r for r in results if r.start_method == "fork"):
+        epochs = [e for e in result.loader_epochs if e.get("batches")]
+        workers = worker_summary((result.memory or {}).get("processes") or {})
+        samples = [
+            len(p["samples"])
+            for p in ((result.memory or {}).get("processes") or {}).values()
+            if p["role"] == "worker"
+        ]
+        if not epochs or not workers or max(samples, default=0) < BASELINE_SAMPLES + 1:
+            continue
+        if any(w["metric"] != "uss" for w in workers.values()):
+            found.append(Measurement(UNKNOWN, f"{result.profile}: worker memory could be read only as RSS"))
+            continue
+        found.append(_memory_trend(result.profile, epochs[0], workers, threshold))
+    return _worst(found, "no forked worker's memory was sampled long enough")
+
+
+def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) -> Measurement:
+    grew = max(w["growth_mb"] for w in workers.values())
+    batches, length = epoch["batches"], epoch.get("length")
+    seen = f"a worker grew {grew:.0f} MB over {batches} batches"
+    if length is None:
+        verdict = CONFIRMED if grew >= threshold else UNKNOWN
+        return Measurement(verdict, f"{profile}: {seen}; the epoch's length is not known")
+    projected = grew * length / batches
+    if projected < threshold:
+        return Measurement(
+            REFUTED,
+            f"{profile}: {seen}: about {projected:.0f} MB over its {length}-batch epoch, "
+            f"under {threshold:g} MB",
+        )
+    available = psutil.virtual_memory().available / MB
+    total = projected * len(workers)
+    carried = (
+        f"{seen}; at this rate about {projected:.0f} MB each over an epoch of {length} batches "
+        f"({len(workers)} workers: {total:.0f} MB; {available:.0f} MB available here)"
+    )
+    if grew < MEMORY_MIN_SEEN_MB and batches < length:
+        return Measurement(UNKNOWN, f"{profile}: {carried}: too little seen to tell; run with --full")
+    return Measurement(CONFIRMED, f"{profile}: {carried}")
+
+
+MEASURES: dict[str, Callable[[list[RunResult], float | None], Measurement]] = {
+    "randomness": randomness,
+    "open_files": open_files,
+    "worker_memory": worker_memory,
+}
