@@ -168,7 +168,7 @@ def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) ->
     total = projected * len(workers)
     carried = (
         f"{seen}; at this rate about {projected:.0f} MB each over an epoch of {length} batches "
-        f"({len(workers)} workers: {total:.0f} MB; {available:.0f} MB available here)"
+        f"({len(workers)} worker(s) together: {total:.0f} MB; {available:.0f} MB available here)"
     )
     if grew < MEMORY_MIN_SEEN_MB and batches < length:
         return Measurement(UNKNOWN, f"{profile}: {carried}: too little seen to tell; run with --full")

@@ -1,0 +1,85 @@
+"""The measurements that confirm or refute a pitfall (harness/measurements.py), on recorded facts."""
+
+from __future__ import annotations
+
+from harness import measurements
+from harness.results import RunResult
+
+
+def _run(profile="linux", start_method="fork", **facts) -> RunResult:
+    return RunResult(
+        case="s", variant="check", profile=profile, start_method=start_method, outcome="ok", **facts
+    )
+
+
+def _rng(states: dict[str, str], used=("0", "1")) -> dict:
+    return {"1234": {"dataset.transform.rng": {"states": states, "used": list(used)}}}
+
+
+def test_workers_drawing_from_the_same_state_confirm_duplicated_randomness():
+    measured = measurements.randomness([_run(rng=_rng({"0": "aa", "1": "aa"}))])
+    assert measured.confirmed
+    assert "`dataset.transform.rng` started from the same state in workers 0, 1" in measured.text
+
+
+def test_distinct_states_or_an_unused_generator_refute_it():
+    assert measurements.randomness([_run(rng=_rng({"0": "aa", "1": "bb"}))]).refuted
+    assert measurements.randomness([_run(rng=_rng({"0": "aa", "1": "aa"}, used=()))]).refuted
+
+
+def test_one_worker_or_no_loader_tells_nothing():
+    assert measurements.randomness([_run(rng=_rng({"0": "aa"}))]).verdict == measurements.UNKNOWN
+    assert measurements.randomness([_run()]).verdict == measurements.UNKNOWN
+
+
+def _epoch(fds, length=None, limit=1024, batches=None):
+    return {"fds": fds, "length": length, "fd_limit": limit, "batches": batches or fds[-1][0]}
+
+
+RISING = [[n, 20 + n] for n in range(1, 101)]  # one descriptor a batch
+
+
+def test_a_steady_descriptor_rise_that_reaches_the_limit_within_the_epoch_is_a_predicted_failure():
+    measured = measurements.open_files([_run(loader_epochs=[_epoch(RISING, length=3000)])])
+    assert measured.confirmed
+    assert (
+        "the 1024 open-file limit is reached after about 1004 batches; an epoch here is 3000" in measured.text
+    )
+
+
+def test_a_rise_that_ends_with_the_epoch_under_the_limit_is_fine():
+    measured = measurements.open_files([_run(loader_epochs=[_epoch(RISING[:8], length=8)])])
+    assert measured.refuted and "under the limit of 1024" in measured.text
+
+
+def test_flat_descriptors_are_fine_and_an_unknown_length_is_no_verdict():
+    flat = [[n, 20 + n % 3] for n in range(1, 50)]
+    assert measurements.open_files([_run(loader_epochs=[_epoch(flat, length=3000)])]).refuted
+    unknown = measurements.open_files([_run(loader_epochs=[_epoch(RISING, length=None)])])
+    assert unknown.verdict == measurements.UNKNOWN and "not known" in unknown.text
+    assert measurements.open_files([_run(loader_epochs=[_epoch(RISING[:3], length=9)])]).verdict == "unknown"
+
+
+def _memory(growth_mb: float, samples: int = 6) -> dict:
+    series = [[0.5 + i * 0.2, 100.0 + growth_mb * i / (samples - 1)] for i in range(samples)]
+    processes = {"11": {"role": "worker", "metric": "uss", "ready_s": 0.5, "samples": series}}
+    return {"processes": processes}
+
+
+def test_worker_growth_carried_to_the_epoch_confirms_or_refutes_copy_on_read():
+    epoch = _epoch([[1, 20]], length=2000, batches=100)
+    grows = measurements.worker_memory([_run(memory=_memory(30), loader_epochs=[epoch])], 40)
+    assert (
+        grows.confirmed
+        and "grew 24 MB over 100 batches; at this rate about 480 MB each over an epoch of 2000 batches"
+        in grows.text
+    )
+    short = _epoch([[1, 20]], length=100, batches=100)
+    fine = measurements.worker_memory([_run(memory=_memory(1), loader_epochs=[short])], 40)
+    assert fine.refuted and "under 40 MB" in fine.text
+
+
+def test_worker_memory_is_judged_on_forked_workers_only():
+    epoch = _epoch([[1, 20]], length=2000, batches=100)
+    spawned = _run(profile="windows", start_method="spawn", memory=_memory(30), loader_epochs=[epoch])
+    assert measurements.worker_memory([spawned], 40).verdict == measurements.UNKNOWN
