@@ -36,6 +36,7 @@ GENERATORS = (
 LIST_BUILDERS = ("list", "sorted", "glob.glob", "os.listdir", "json.load", "json.loads")
 SIDE_EFFECTS = ("os.makedirs", "os.mkdir", "shutil.rmtree", "os.remove", "os.unlink")
 LARGE_LITERAL_LIST = 16  # items: a short literal list (a mean, a few labels) is no copy-on-read risk
+LARGE_KNOWN_LIST = 10_000  # items of a list whose size is known at parse time: fewer is no risk
 
 
 def dlp001(facts: ModuleFacts) -> Hits:
@@ -176,14 +177,31 @@ def _uses_cuda(node: ast.AST) -> bool:
 
 
 def dlp007(facts: ModuleFacts) -> Hits:
-    """A Python list (comprehension, list-building call, long literal) kept on a Dataset."""
+    """A Python list (comprehension, list-building call, long literal) kept on a Dataset, unless its
+    size is known at parse time and small (a literal of a few items, a comprehension or list() over
+    `range(N)` with a small literal N): copy-on-read matters for hundreds of thousands of objects."""
     for dataset in facts.datasets:
         for _, value in dataset.self_assignments("__init__"):
             if isinstance(value, ast.List):
                 if len(value.elts) > LARGE_LITERAL_LIST:
                     yield value, {}
             elif isinstance(value, ast.ListComp) or called(value) in LIST_BUILDERS:
-                yield value, {}
+                if (_known_size(value) or LARGE_KNOWN_LIST) >= LARGE_KNOWN_LIST:
+                    yield value, {}
+
+
+def _known_size(value: ast.expr) -> int | None:
+    """The length of a list built over `range(<literal>)`, a comprehension's or list()'s; else None."""
+    if isinstance(value, ast.ListComp) and len(value.generators) == 1 and not value.generators[0].ifs:
+        source = value.generators[0].iter
+    elif called(value) == "list" and len(value.args) == 1:
+        source = value.args[0]
+    else:
+        return None
+    bounds = source.args if called(source) == "range" else []
+    if bounds and all(isinstance(b, ast.Constant) and isinstance(b.value, int) for b in bounds):
+        return len(range(*(b.value for b in bounds)))
+    return None
 
 
 def dlp008(facts: ModuleFacts) -> Hits:
