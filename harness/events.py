@@ -76,6 +76,16 @@ def _spread(points: list, most: int) -> list:
     return [points[round(i * step)] for i in range(most)]
 
 
+def dataset_sizes(events: dict[int, list[list[str]]]) -> dict[str, int]:
+    """{path: length} of the containers the Datasets of the run's loaders hold (the largest seen)."""
+    sizes: dict[str, int] = {}
+    for lines in events.values():
+        for fields in lines:
+            if fields[0] == "size" and len(fields) == 4:
+                sizes[fields[1]] = max(sizes.get(fields[1], 0), int(fields[2]))
+    return sizes
+
+
 def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, dict]]:
     """{loader seed: {generator path: {"states": {worker id: state hash}, "used": [worker ids]}}}:
     for each loader iteration, the state each generator started from in each worker, and the

@@ -112,6 +112,7 @@ def observe(
         memory=observed.memory,
         loader_epochs=observed.loader_epochs,
         rng=observed.rng,
+        dataset_sizes=observed.dataset_sizes,
         stopped_after_batches=observed.stopped_after_batches,
         leftovers=[scrub(text) for text in observed.leftovers],
         shm_leftovers=observed.shm_leftovers,

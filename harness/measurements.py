@@ -132,6 +132,7 @@ def worker_memory(results: list[RunResult], threshold_mb: float | None = None) -
     workers: copy-on-read is fork's; a spawned worker's USS also counts the shared-memory files it
     writes batches into (file_system strategy), which a kept batch keeps alive."""
     threshold = threshold_mb or 0.0
+    sizes = [_small_containers(r) for r in results if r.dataset_sizes]
     found = []
     for result in (r for r in results if r.start_method == "fork"):
         epochs = [e for e in result.loader_epochs if e.get("batches")]
@@ -147,7 +148,22 @@ def worker_memory(results: list[RunResult], threshold_mb: float | None = None) -
             found.append(Measurement(UNKNOWN, f"{result.profile}: worker memory could be read only as RSS"))
             continue
         found.append(_memory_trend(result.profile, epochs[0], workers, threshold))
-    return _worst(found, "no forked worker's memory was sampled long enough")
+    if sizes and all(m.refuted for m in sizes) and not any(m.confirmed for m in found):
+        return sizes[0]  # small lists cannot grow a worker by copy-on-read, whatever its noise
+    return _worst(found + sizes, "no forked worker's memory was sampled long enough")
+
+
+LARGE_CONTAINER = 10_000  # items: a Dataset's lists below this size cannot grow a worker much
+
+
+def _small_containers(result: RunResult) -> Measurement:
+    """Refuted where every list, tuple and dict the Dataset holds is small; else no verdict."""
+    path, size = max(result.dataset_sizes.items(), key=lambda item: item[1])
+    if size < LARGE_CONTAINER:
+        return Measurement(
+            REFUTED, f"{result.profile}: the largest list the Dataset holds, `{path}`, has {size} items"
+        )
+    return Measurement(UNKNOWN, f"{result.profile}: `{path}` holds {size} items")
 
 
 def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) -> Measurement:

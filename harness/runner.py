@@ -319,6 +319,7 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     recorded = events.read(run.probe_dir)
     observation.loader_epochs = events.loader_epochs(recorded, run.main_pid, run.wall_started)
     observation.rng = events.rng_fingerprints(recorded)
+    observation.dataset_sizes = events.dataset_sizes(recorded)
     if run.proc.returncode == BOOT_EXIT_CODE:
         observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:

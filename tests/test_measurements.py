@@ -83,3 +83,11 @@ def test_worker_memory_is_judged_on_forked_workers_only():
     epoch = _epoch([[1, 20]], length=2000, batches=100)
     spawned = _run(profile="windows", start_method="spawn", memory=_memory(30), loader_epochs=[epoch])
     assert measurements.worker_memory([spawned], 40).verdict == measurements.UNKNOWN
+
+
+def test_small_lists_on_the_dataset_refute_copy_on_read_large_ones_do_not():
+    small = _run(dataset_sizes={"dataset.paths": 128, "dataset.classes": 2})
+    measured = measurements.worker_memory([small], 40)
+    assert measured.refuted and "`dataset.paths`, has 128 items" in measured.text
+    large = _run(dataset_sizes={"dataset.captions": 2_000_000})
+    assert measurements.worker_memory([large], 40).verdict == measurements.UNKNOWN

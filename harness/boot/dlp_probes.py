@@ -6,6 +6,7 @@ Each process appends lines to <probe_dir>/<pid>.events:
     rng <seed> <worker> <path> <hash> <time>
                                      a generator's state as that worker of the loader iteration
                                      seeded `seed` starts (after worker_init_fn; see dlp_rng)
+    size <path> <length> <time>      a list, tuple or dict the Dataset holds, and its length (worker 0)
     rng_used <seed> <worker> <path> <time>
                                      that generator's state had changed by the worker's first
                                      batch: the worker draws from it
@@ -136,6 +137,9 @@ def install(probe_dir):
                 started.update(dlp_rng.fingerprints(dataset))
                 for path, digest in started.items():
                     record("rng", seed, worker_id, path.replace(" ", "_"), digest)
+                if worker_id == 0:
+                    for path, size in dlp_rng.list_sizes(dataset).items():
+                        record("size", path.replace(" ", "_"), size)
 
             return init
 

@@ -59,6 +59,20 @@ def _walk(obj, path, depth, seen, found):
             _walk(value, path + name, depth - 1, seen, found)
 
 
+def list_sizes(dataset, depth=2):
+    """{path: length} of the lists, tuples and dicts the Dataset holds (attributes, `depth` deep):
+    what copy-on-read would touch."""
+    sizes, todo = {}, [("dataset", dataset, depth)]
+    while todo:
+        path, obj, left = todo.pop()
+        for name, value in _children(obj) if left > 0 else ():
+            if isinstance(value, (list, tuple, dict)):
+                sizes[path + name] = len(value)
+            elif not isinstance(value, (str, bytes, int, float, bool)) and value is not None:
+                todo.append((path + name, value, left - 1))
+    return sizes
+
+
 def fingerprints(dataset):
     """{path: hash} of the global generators and of those the Dataset holds."""
     import random

@@ -185,9 +185,10 @@ def dlp007(facts: ModuleFacts) -> Hits:
             if isinstance(value, ast.List):
                 if len(value.elts) > LARGE_LITERAL_LIST:
                     yield value, {}
-            elif isinstance(value, ast.ListComp) or called(value) in LIST_BUILDERS:
-                if (_known_size(value) or LARGE_KNOWN_LIST) >= LARGE_KNOWN_LIST:
-                    yield value, {}
+            elif (isinstance(value, ast.ListComp) or called(value) in LIST_BUILDERS) and (
+                _known_size(value) or LARGE_KNOWN_LIST
+            ) >= LARGE_KNOWN_LIST:
+                yield value, {}
 
 
 def _known_size(value: ast.expr) -> int | None:
