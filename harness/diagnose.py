@@ -109,6 +109,20 @@ def _ran_without_it(case: Case, results: list[RunResult]) -> str:
     return ""
 
 
+def _unseen(case: Case, results: list[RunResult]) -> str:
+    """Why the runs could not tell, in words."""
+    recognition = case.recognition
+    if recognition.outcome is None:
+        return "no run can show it: lint alone names it"
+    inside = _inside(case, results)
+    if not inside:
+        return f"no run under {', '.join(recognition.methods)} was judged here"
+    return (
+        f"the runs under {', '.join(r.profile for r in inside)} did not show it "
+        f"({recognition.outcome} is what it would be), nor clearly ran without it"
+    )
+
+
 def _judge(diagnosis: Diagnosis, results: list[RunResult]) -> None:
     """Sets the status of a diagnosis that has some evidence, and why."""
     measured = diagnosis.measured
@@ -120,7 +134,7 @@ def _judge(diagnosis: Diagnosis, results: list[RunResult]) -> None:
         diagnosis.status, diagnosis.why = FINE, ran_ok
     else:
         diagnosis.status = RISK
-        diagnosis.why = measured.text if measured else "not something a short run can show"
+        diagnosis.why = measured.text if measured else _unseen(diagnosis.case, results)
 
 
 def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding]) -> list[Diagnosis]:
@@ -142,4 +156,22 @@ def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding
         if diagnosis.runtime or diagnosis.lint or (diagnosis.measured and diagnosis.measured.confirmed):
             _judge(diagnosis, results)
             diagnoses.append(diagnosis)
-    return sorted(diagnoses, key=lambda d: d.strength, reverse=True)
+    return sorted(_most_specific(diagnoses), key=lambda d: d.strength, reverse=True)
+
+
+def _specific(case: Case) -> bool:
+    return bool(case.recognition.signature or case.recognition.stacks)
+
+
+def _most_specific(diagnoses: list[Diagnosis]) -> list[Diagnosis]:
+    """Without a case whose pattern (a hang under fork, say) is shown by the same runs as a case
+    with a more specific one (that hang, in libgomp): the specific one explains them."""
+    specific = [d for d in diagnoses if d.runtime and _specific(d.case)]
+    return [
+        d
+        for d in diagnoses
+        if _specific(d.case)
+        or d.lint
+        or not d.runtime
+        or not any(set(d.runtime) <= set(s.runtime) for s in specific)
+    ]
