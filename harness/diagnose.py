@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from harness.cases import Case
 from harness.lint import Finding
 from harness.measurements import MEASURES, Measurement
+from harness.outcomes import Outcome
 from harness.results import RunResult
 
 PITFALL, RISK, FINE = "pitfall", "risk", "fine"
@@ -98,14 +99,15 @@ def runtime_evidence(case: Case, results: list[RunResult]) -> list[str]:
 
 
 def _ran_without_it(case: Case, results: list[RunResult]) -> str:
-    """For a crash the runs would show: the profiles where the script ran to its end (or its
-    batches) without failing; "" unless every one of them did."""
+    """For a crash the runs would show: the profiles where the script ran to its end without
+    failing; "" unless every one of them did. A run stopped after its first batches proves
+    nothing of a loader it had not reached yet (a validation loader after the first epoch)."""
     recognition = case.recognition
     if recognition.outcome is None or not recognition.outcome.script_raised:
         return ""  # a hang or a slow start depends on timing: a good run proves little
     inside = _inside(case, results)
-    if inside and all(not r.outcome.is_failure for r in inside):
-        return f"ran without it under {', '.join(r.profile for r in inside)}"
+    if inside and all(r.outcome is Outcome.OK and r.stopped_after_batches is None for r in inside):
+        return f"ran to its end without it under {', '.join(r.profile for r in inside)}"
     return ""
 
 
@@ -117,9 +119,14 @@ def _unseen(case: Case, results: list[RunResult]) -> str:
     inside = _inside(case, results)
     if not inside:
         return f"no run under {', '.join(recognition.methods)} was judged here"
+    stopped = [r.profile for r in inside if r.stopped_after_batches is not None]
+    if stopped:
+        return (
+            f"the runs under {', '.join(stopped)} were stopped after their first batches, before "
+            "the code it concerns may have run (--full runs to the end)"
+        )
     return (
-        f"the runs under {', '.join(r.profile for r in inside)} did not show it "
-        f"({recognition.outcome} is what it would be), nor clearly ran without it"
+        f"the runs under {', '.join(r.profile for r in inside)} did not show it ({recognition.outcome} would)"
     )
 
 
