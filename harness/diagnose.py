@@ -158,7 +158,7 @@ def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding
             case=case,
             runtime=runtime_evidence(case, results),
             lint=[f for f in findings if f.code in recognition.lint],
-            measured=measure(judged, case.leak_threshold_mb) if measure else None,
+            measured=measure(judged, case) if measure else None,
         )
         if diagnosis.runtime or diagnosis.lint or (diagnosis.measured and diagnosis.measured.confirmed):
             _judge(diagnosis, results)

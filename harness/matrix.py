@@ -12,6 +12,7 @@ from pathlib import Path
 from harness import confirmations, needs, profiles, runner
 from harness.active_runs import ACTIVE_RUNS
 from harness.cases import CASES_DIR, Case
+from harness.measurements import startup_wait
 from harness.memory import largest_growth
 from harness.observation import Observation, Stop
 from harness.outcomes import Outcome, classify, hang_signature
@@ -162,13 +163,12 @@ def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:
 def judge_startup(epochs: list[dict], threshold: float) -> tuple[Outcome, str]:
     """`slow` when the epochs after the first spent more than `threshold` of their time waiting
     for their first batch (re-starting workers, re-sending the Dataset); else `ok`, with figures."""
-    later = [e for e in epochs[1:] if e["duration_s"] and e["first_batch_s"] is not None]
-    if not later:
+    waited = startup_wait(epochs)
+    if waited is None:
         return Outcome.ERROR, f"no complete epoch after the first was recorded ({len(epochs)} epochs)"
-    waited = sum(e["first_batch_s"] for e in later) / len(later)
-    share = sum(e["first_batch_s"] for e in later) / sum(e["duration_s"] for e in later)
+    seconds, share = waited
     figures = (
-        f"epochs after the first waited {waited:.2f} s for their first batch, {share:.0%} of their time "
+        f"epochs after the first waited {seconds:.2f} s for their first batch, {share:.0%} of their time "
         f"(threshold {threshold:.0%})"
     )
     return (Outcome.SLOW if share > threshold else Outcome.OK), figures

@@ -1,10 +1,12 @@
 """Measurements that confirm or refute a pitfall that only shows over time or by chance: the
-workers' random generators, the main process's open file descriptors, the workers' memory.
+workers' random generators, the main process's open file descriptors, the workers' memory, the
+later epochs' wait for workers.
 
-Each takes the judged runs of one script and returns a Measurement: `confirmed` (the pitfall is
-there, or predicted within an epoch), `refuted` (measured, and fine here), or `unknown` (nothing
-could be measured: the text says why). A case names its measurement in case.toml ([diagnose]
-`measure`); `check` uses it where lint suspects the pitfall and where it does not.
+Each takes the judged runs of one script and the case (for its thresholds) and returns a
+Measurement: `confirmed` (the pitfall is there, or predicted within an epoch), `refuted`
+(measured, and fine here), or `unknown` (nothing could be measured: the text says why). A case
+names its measurement in case.toml ([diagnose] `measure`); `check` uses it where lint suspects
+the pitfall and where it does not.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def _worst(measurements: list[Measurement], nothing: str) -> Measurement:
     return Measurement(UNKNOWN, nothing)
 
 
-def randomness(results: list[RunResult], threshold_mb: float | None = None) -> Measurement:
+def randomness(results: list[RunResult], case=None) -> Measurement:
     """Workers of one loader that started a generator they draw from in the same state."""
     found = []
     for result in results:
@@ -84,7 +86,7 @@ def _repeated(path: str, entry: dict) -> str:
     return f"`{path}` started from the same state in workers {groups}, which drew from it"
 
 
-def open_files(results: list[RunResult], threshold_mb: float | None = None) -> Measurement:
+def open_files(results: list[RunResult], case=None) -> Measurement:
     """A steady rise of the main process's open descriptors, carried to the open-file limit and
     to the epoch's length."""
     found = []
@@ -126,12 +128,12 @@ def _fd_trend(profile: str, points: list[list[int]], limit: int, length: int | N
     )
 
 
-def worker_memory(results: list[RunResult], threshold_mb: float | None = None) -> Measurement:
+def worker_memory(results: list[RunResult], case=None) -> Measurement:
     """Forked workers' memory growth per batch, carried to the epoch's length and compared with the
     case's threshold (and, for all workers together, with the memory available). Only forked
     workers: copy-on-read is fork's; a spawned worker's USS also counts the shared-memory files it
     writes batches into (file_system strategy), which a kept batch keeps alive."""
-    threshold = threshold_mb or 0.0
+    threshold = getattr(case, "leak_threshold_mb", None) or 0.0
     sizes = [_small_containers(r) for r in results if r.dataset_sizes]
     found = []
     for result in (r for r in results if r.start_method == "fork"):
@@ -191,7 +193,38 @@ def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) ->
     return Measurement(CONFIRMED, f"{profile}: {carried}")
 
 
-MEASURES: dict[str, Callable[[list[RunResult], float | None], Measurement]] = {
+def startup_wait(epochs: list[dict]) -> tuple[float, float] | None:
+    """(seconds, share): how long the complete epochs after the first waited for their first batch
+    on average, and the share of their time that was; None without such an epoch."""
+    later = [e for e in epochs[1:] if e["duration_s"] and e["first_batch_s"] is not None]
+    if not later:
+        return None
+    waited = sum(e["first_batch_s"] for e in later)
+    return waited / len(later), waited / sum(e["duration_s"] for e in later)
+
+
+def startup(results: list[RunResult], case=None) -> Measurement:
+    """Later epochs that spend a large share of their time waiting for their first batch: workers
+    started again, the Dataset sent again, each epoch."""
+    threshold = getattr(case, "slow_startup_share", None) or 0.0
+    found = []
+    for result in results:
+        waited = startup_wait(result.loader_epochs)
+        if waited is None:
+            continue
+        seconds, share = waited
+        seen = (
+            f"{result.profile}: epochs after the first waited {seconds:.2f} s for their first batch, "
+            f"{share:.0%} of their time"
+        )
+        found.append(
+            Measurement(CONFIRMED if share > threshold else REFUTED, f"{seen} (threshold {threshold:.0%})")
+        )
+    return _worst(found, "no run completed a second epoch (--full runs to the end)")
+
+
+MEASURES: dict[str, Callable[[list[RunResult], object], Measurement]] = {
+    "startup": startup,
     "randomness": randomness,
     "open_files": open_files,
     "worker_memory": worker_memory,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from harness import measurements
 from harness.results import RunResult
+
+CASE_06 = SimpleNamespace(leak_threshold_mb=40)
 
 
 def _run(profile="linux", start_method="fork", **facts) -> RunResult:
@@ -68,26 +72,40 @@ def _memory(growth_mb: float, samples: int = 6) -> dict:
 
 def test_worker_growth_carried_to_the_epoch_confirms_or_refutes_copy_on_read():
     epoch = _epoch([[1, 20]], length=2000, batches=100)
-    grows = measurements.worker_memory([_run(memory=_memory(30), loader_epochs=[epoch])], 40)
+    grows = measurements.worker_memory([_run(memory=_memory(30), loader_epochs=[epoch])], CASE_06)
     assert (
         grows.confirmed
         and "grew 24 MB over 100 batches; at this rate about 480 MB each over an epoch of 2000 batches"
         in grows.text
     )
     short = _epoch([[1, 20]], length=100, batches=100)
-    fine = measurements.worker_memory([_run(memory=_memory(1), loader_epochs=[short])], 40)
+    fine = measurements.worker_memory([_run(memory=_memory(1), loader_epochs=[short])], CASE_06)
     assert fine.refuted and "under 40 MB" in fine.text
 
 
 def test_worker_memory_is_judged_on_forked_workers_only():
     epoch = _epoch([[1, 20]], length=2000, batches=100)
     spawned = _run(profile="windows", start_method="spawn", memory=_memory(30), loader_epochs=[epoch])
-    assert measurements.worker_memory([spawned], 40).verdict == measurements.UNKNOWN
+    assert measurements.worker_memory([spawned], CASE_06).verdict == measurements.UNKNOWN
 
 
 def test_small_lists_on_the_dataset_refute_copy_on_read_large_ones_do_not():
     small = _run(dataset_sizes={"dataset.paths": 128, "dataset.classes": 2})
-    measured = measurements.worker_memory([small], 40)
+    measured = measurements.worker_memory([small], CASE_06)
     assert measured.refuted and "`dataset.paths`, has 128 items" in measured.text
     large = _run(dataset_sizes={"dataset.captions": 2_000_000})
-    assert measurements.worker_memory([large], 40).verdict == measurements.UNKNOWN
+    assert measurements.worker_memory([large], CASE_06).verdict == measurements.UNKNOWN
+
+
+def _epochs(*pairs):
+    return [{"first_batch_s": first, "duration_s": total, "batches": 4} for first, total in pairs]
+
+
+def test_later_epochs_waiting_for_workers_confirm_a_slow_start_short_runs_say_nothing():
+    case_13 = SimpleNamespace(slow_startup_share=0.15)
+    slow = _run(profile="windows", loader_epochs=_epochs((3.0, 4.0), (3.0, 4.0)))
+    measured = measurements.startup([slow], case_13)
+    assert measured.confirmed and "waited 3.00 s for their first batch, 75% of their time" in measured.text
+    quick = _run(loader_epochs=_epochs((0.5, 1.0), (0.05, 1.0)))
+    assert measurements.startup([quick], case_13).refuted
+    assert measurements.startup([_run(loader_epochs=_epochs((3.0, 4.0)))], case_13).verdict == "unknown"

@@ -89,7 +89,8 @@ class ModuleFacts:
     module_level: list[ast.stmt] = field(default_factory=list)  # run on import: not defs, imports, guard
     datasets: list[DatasetClass] = field(default_factory=list)
     functions: list[ast.FunctionDef] = field(default_factory=list)
-    nested_functions: set[str] = field(default_factory=set)  # names of functions defined in functions
+    # names of functions defined in functions, and of lambdas kept in a name: neither pickles by name
+    nested_functions: set[str] = field(default_factory=set)
     callable_keywords: list[ast.keyword] = field(default_factory=list)  # collate_fn=…, worker_init_fn=…
     worker_init_names: set[str] = field(default_factory=set)  # names passed as worker_init_fn
     loaders: dict[str, Loader] = field(default_factory=dict)  # by the name they are assigned to
@@ -134,6 +135,8 @@ def _note(facts: ModuleFacts, node: ast.AST) -> None:
         facts.loops.append(node)
     elif isinstance(node, (ast.ListComp, ast.GeneratorExp)):
         facts.comprehensions.append(node)
+    elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+        facts.nested_functions |= {t.id for t in node.targets if isinstance(t, ast.Name)}
     elif isinstance(node, ast.Assign) and (loader := _loader_with_workers(node.value)):
         facts.loaders.update({dotted(t): loader for t in node.targets if dotted(t)})
 

@@ -30,6 +30,8 @@ def main():
     DataLoader(Items(), num_workers=2, collate_fn=lambda b: b)  # DLP002
     DataLoader(Items(), num_workers=2, collate_fn=local_collate)  # DLP002
     DataLoader(Items(), num_workers=2, worker_init_fn=lambda i: None)  # DLP002
+    pad = lambda b: b  # noqa: E731
+    DataLoader(Items(), num_workers=2, collate_fn=pad)  # DLP002
     # near misses: functions defined at module level pickle by reference
     DataLoader(Items(), num_workers=2, collate_fn=collate, worker_init_fn=seed_worker)
 
