@@ -86,6 +86,16 @@ def dataset_sizes(events: dict[int, list[list[str]]]) -> dict[str, int]:
     return sizes
 
 
+def first_batches(events: dict[int, list[list[str]]]) -> dict[str, dict[str, str]]:
+    """{loader seed: {worker id: hash of its first batch}}, for IterableDataset loaders."""
+    found: dict[str, dict[str, str]] = {}
+    for lines in events.values():
+        for fields in lines:
+            if fields[0] == "first_batch" and len(fields) == 5 and fields[3] != "-":
+                found.setdefault(fields[1], {})[fields[2]] = fields[3]
+    return found
+
+
 def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, dict]]:
     """{loader seed: {generator path: {"states": {worker id: state hash}, "used": [worker ids]}}}:
     for each loader iteration, the state each generator started from in each worker, and the

@@ -114,6 +114,7 @@ def observe(
         loader_epochs=observed.loader_epochs,
         rng=observed.rng,
         dataset_sizes=observed.dataset_sizes,
+        first_batches=observed.first_batches,
         stopped_after_batches=observed.stopped_after_batches,
         leftovers=[scrub(text) for text in observed.leftovers],
         shm_leftovers=observed.shm_leftovers,

@@ -223,8 +223,31 @@ def startup(results: list[RunResult], case=None) -> Measurement:
     return _worst(found, "no run completed a second epoch (--full runs to the end)")
 
 
+def repeated_stream(results: list[RunResult], case=None) -> Measurement:
+    """Workers of an IterableDataset loader whose first batches are the same: each yields the
+    whole stream instead of its share."""
+    found = []
+    for result in results:
+        for workers in result.first_batches.values():
+            if len(workers) < 2:
+                continue
+            by_batch: dict[str, list[str]] = {}
+            for worker, digest in sorted(workers.items()):
+                by_batch.setdefault(digest, []).append(worker)
+            same = [w for w in by_batch.values() if len(w) > 1]
+            if same:
+                groups = " and ".join(", ".join(w) for w in same)
+                text = f"{result.profile}: workers {groups} of an IterableDataset made the same first batch"
+                found.append(Measurement(CONFIRMED, text))
+            else:
+                text = f"{result.profile}: {len(workers)} workers of an IterableDataset made distinct batches"
+                found.append(Measurement(REFUTED, text))
+    return _worst(found, "no IterableDataset loader ran with two workers or more")
+
+
 MEASURES: dict[str, Callable[[list[RunResult], object], Measurement]] = {
     "startup": startup,
+    "repeated_stream": repeated_stream,
     "randomness": randomness,
     "open_files": open_files,
     "worker_memory": worker_memory,

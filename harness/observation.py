@@ -46,6 +46,7 @@ class Observation:
     shm_leftovers: list[str] = field(default_factory=list)  # its /dev/shm entries left, then removed
     memory: dict | None = None
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
+    first_batches: dict = field(default_factory=dict)  # {loader seed: {worker: hash}} (iterable)
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
     rng: dict = field(default_factory=dict)  # the workers' generator fingerprints (events.rng_fingerprints)
     root_pid: int | None = None  # the script's own process

@@ -58,6 +58,7 @@ class RunResult:
     native_stacks_note: str = ""  # why native stacks are missing, for hangs
     memory: dict | None = None  # per-process series and per-worker summary (see harness.memory)
     loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches, fds…
+    first_batches: dict = field(default_factory=dict)  # {loader seed: {worker: hash}} (IterableDataset)
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
     rng: dict = field(default_factory=dict)  # {loader seed: {generator path: {worker: state hash}}}
     stopped_after_batches: int | None = None  # `check` ended it once its loaders had delivered these

@@ -320,6 +320,7 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     observation.loader_epochs = events.loader_epochs(recorded, run.main_pid, run.wall_started)
     observation.rng = events.rng_fingerprints(recorded)
     observation.dataset_sizes = events.dataset_sizes(recorded)
+    observation.first_batches = events.first_batches(recorded)
     if run.proc.returncode == BOOT_EXIT_CODE:
         observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:

@@ -109,3 +109,10 @@ def test_later_epochs_waiting_for_workers_confirm_a_slow_start_short_runs_say_no
     quick = _run(loader_epochs=_epochs((0.5, 1.0), (0.05, 1.0)))
     assert measurements.startup([quick], case_13).refuted
     assert measurements.startup([_run(loader_epochs=_epochs((3.0, 4.0)))], case_13).verdict == "unknown"
+
+
+def test_iterable_workers_with_the_same_first_batch_repeat_the_stream():
+    same = measurements.repeated_stream([_run(first_batches={"7": {"0": "ab", "1": "ab"}})])
+    assert same.confirmed and "workers 0, 1 of an IterableDataset made the same first batch" in same.text
+    assert measurements.repeated_stream([_run(first_batches={"7": {"0": "ab", "1": "cd"}})]).refuted
+    assert measurements.repeated_stream([_run()]).verdict == measurements.UNKNOWN

@@ -7,6 +7,8 @@ Each process appends lines to <probe_dir>/<pid>.events:
                                      a generator's state as that worker of the loader iteration
                                      seeded `seed` starts (after worker_init_fn; see dlp_rng)
     size <path> <length> <time>      a list, tuple or dict the Dataset holds, and its length (worker 0)
+    first_batch <seed> <worker> <hash> <time>
+                                     a hash of the first batch an IterableDataset's worker made
     rng_used <seed> <worker> <path> <time>
                                      that generator's state had changed by the worker's first
                                      batch: the worker draws from it
@@ -24,7 +26,6 @@ pays nothing. Functions keep their names, so spawn still pickles them by referen
 """
 
 import functools
-import inspect
 import itertools
 import os
 import sys
@@ -105,64 +106,6 @@ def install(probe_dir):
         with open(os.path.join(probe_dir, f"{os.getpid()}.events"), "a") as events:
             events.write(" ".join(map(str, (*fields, time.time()))) + "\n")
 
-    def patch_worker(module):
-        original = getattr(module, "_worker_loop", None)
-        if original is None:  # another torch layout: no marks, the harness falls back
-            return
-
-        signature = inspect.signature(original)
-
-        @functools.wraps(original)
-        def _worker_loop(*args, **kwargs):
-            record("worker_ready")
-            try:
-                bound = signature.bind(*args, **kwargs)
-                started = {}
-                bound.arguments["init_fn"] = _fingerprinting(bound.arguments, started)
-                bound.arguments["collate_fn"] = _noting_use(bound.arguments, started)
-                args, kwargs = bound.args, bound.kwargs
-            except (TypeError, KeyError):  # another torch layout: no fingerprints
-                pass
-            return original(*args, **kwargs)
-
-        def _fingerprinting(arguments, started):
-            """worker_init_fn, then the generators' states fingerprinted into `started`."""
-            init_fn, dataset, seed = arguments["init_fn"], arguments["dataset"], arguments["base_seed"]
-
-            def init(worker_id):
-                if init_fn is not None:
-                    init_fn(worker_id)
-                import dlp_rng
-
-                started.update(dlp_rng.fingerprints(dataset))
-                for path, digest in started.items():
-                    record("rng", seed, worker_id, path.replace(" ", "_"), digest)
-                if worker_id == 0:
-                    for path, size in dlp_rng.list_sizes(dataset).items():
-                        record("size", path.replace(" ", "_"), size)
-
-            return init
-
-        def _noting_use(arguments, started):
-            """collate_fn, and after its first call the generators whose state changed: drawn from."""
-            collate, dataset, seed = arguments["collate_fn"], arguments["dataset"], arguments["base_seed"]
-            worker_id, first = arguments["worker_id"], [True]
-
-            def collate_fn(data):
-                batch = collate(data)
-                if first and started:
-                    first.clear()
-                    import dlp_rng
-
-                    now = dlp_rng.fingerprints(dataset)
-                    for path in (p for p, digest in started.items() if now.get(p) != digest):
-                        record("rng_used", seed, worker_id, path.replace(" ", "_"))
-                return batch
-
-            return collate_fn
-
-        module._worker_loop = _worker_loop
-
     def patch_loader(module):
         loader, base = getattr(module, "DataLoader", None), getattr(module, "_BaseDataLoaderIter", None)
         if loader is None or base is None:
@@ -193,5 +136,10 @@ def install(probe_dir):
             return batch
 
         loader.__iter__, base.__next__ = __iter__, __next__
+
+    def patch_worker(module):
+        import dlp_worker
+
+        dlp_worker.patch(module, record)
 
     patch_on_import({_WORKER_MODULE: patch_worker, _LOADER_MODULE: patch_loader})

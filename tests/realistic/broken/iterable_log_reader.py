@@ -1,7 +1,7 @@
 """An IterableDataset that streams the lines of a log, with two workers and no sharding.
 
-pitfalls:
-risks: 10
+pitfalls: 10
+risks:
 """
 
 import os
