@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 CALLABLE_KEYWORDS = ("collate_fn", "worker_init_fn")
+# What a rule yields: where each finding is, and the values its message is formatted with.
+Hits = Iterator[tuple[ast.AST, dict[str, str]]]
 
 
 def dotted(node: ast.AST) -> str:
