@@ -134,7 +134,7 @@ def judge(observed: Observation, judging: Case | None) -> tuple[Outcome, str]:
     if outcome is Outcome.HANG:
         signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
         if stop in (Stop.STALL, Stop.IDLE):
-            signature = f"{observed.stop_note}; {signature}"
+            signature = f"{signature}; {observed.stop_note}"
     if outcome is Outcome.OK and judging is not None and judging.leak_threshold_mb is not None:
         return judge_memory(observed.memory or {}, judging.leak_threshold_mb)
     if outcome is Outcome.OK and judging is not None and judging.slow_startup_share is not None:

@@ -308,7 +308,7 @@ def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
         return f"no batch for {settings.stall_s:g} s"
     if stop is Stop.IDLE:
         return (
-            f"waiting for a batch, no CPU used for {settings.idle_s:g} s, a worker blocked on a lock "
+            f"idle {settings.idle_s:g} s waiting for a batch, no CPU used, a worker blocked on a lock "
             "with no timeout"
         )
     return ""

@@ -67,9 +67,10 @@ def test_check_cli_finds_a_fork_only_hang_by_idleness_before_the_stall():
     report = json.loads(completed.stdout)
     assert completed.returncode == 1
     assert [r["outcome"] for r in report["runs"]] == ["hang", "ok", "ok", "ok"]
-    assert report["runs"][0]["signature"].startswith(
-        "waiting for a batch, no CPU used for 4 s, a worker blocked on a lock with no timeout; "
-        "hang: 2 process(es) in record"
+    signature = report["runs"][0]["signature"]
+    assert signature.startswith("hang: 2 process(es) in record (broken.py:23)"), signature
+    assert signature.endswith(
+        "; idle 4 s waiting for a batch, no CPU used, a worker blocked on a lock with no timeout"
     )
     assert report["pitfalls"][0]["case"] == "11_lock_held_at_fork"
     # found by idleness, not by the 60 s stall limit: within seconds of the workers' block

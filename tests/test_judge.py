@@ -39,7 +39,7 @@ def test_a_run_stopped_after_its_batches_worked():
 def test_a_stall_is_a_hang_that_says_how_long_no_batch_came():
     observed = Observation(stop=Stop.STALL, stop_note="no batch for 12 s")
     assert observed.timed_out
-    assert matrix.judge(observed, None) == (Outcome.HANG, "no batch for 12 s; no exit before the timeout")
+    assert matrix.judge(observed, None) == (Outcome.HANG, "no exit before the timeout; no batch for 12 s")
 
 
 def test_an_exit_is_classified_from_its_output():

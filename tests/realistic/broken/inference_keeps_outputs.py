@@ -4,6 +4,7 @@ end; the model takes a few milliseconds a batch, so the failure comes after a th
 pitfalls: 12
 risks:
 """
+
 import time
 
 import numpy as np
