@@ -11,6 +11,7 @@ import os
 import re
 from pathlib import Path
 
+from harness.idleness import DEFAULT_IDLE_S
 from harness.profiles import BY_START_METHOD, PROFILE_NAMES, PROFILES, START_METHODS, Profile
 
 EXIT_USAGE = 2
@@ -127,6 +128,25 @@ def add_timeout(parser: argparse.ArgumentParser, default: float | None, what: st
     shown = "each case's own" if default is None else f"{default:g}"
     parser.add_argument(
         "--timeout", type=positive_number, default=default, help=f"seconds {what} (default: {shown})"
+    )
+
+
+def idle_seconds(text: str) -> float | None:
+    """--idle: seconds above 0, or 0 for never."""
+    if text.strip() in ("0", "0.0"):
+        return None
+    return positive_number(text)
+
+
+def add_idle(parser: argparse.ArgumentParser) -> None:
+    """--idle: how long a run waiting for a batch, idle, with a worker blocked for good, takes to
+    be called hung (harness/idleness.py)."""
+    parser.add_argument(
+        "--idle",
+        type=idle_seconds,
+        default=DEFAULT_IDLE_S,
+        help=f"seconds a run may wait for a batch with no CPU used and a worker blocked for good before "
+        f"it is a hang (Linux; default {DEFAULT_IDLE_S:g}; 0: never)",
     )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from harness.cases import Case
 from harness.lint import Finding
-from harness.measurements import MEASURES, Measurement
+from harness.measurements import MEASURES, ONLY_WHERE_SUSPECTED, Measurement
 from harness.outcomes import Outcome
 from harness.results import RunResult
 
@@ -153,11 +153,14 @@ def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding
         recognition = case.recognition
         if recognition is None:
             continue
+        lint = [f for f in findings if f.code in recognition.lint]
         measure = MEASURES.get(recognition.measure or "")
+        if recognition.measure in ONLY_WHERE_SUSPECTED and not lint:
+            measure = None
         diagnosis = Diagnosis(
             case=case,
             runtime=runtime_evidence(case, results),
-            lint=[f for f in findings if f.code in recognition.lint],
+            lint=lint,
             measured=measure(judged, case) if measure else None,
         )
         if diagnosis.runtime or diagnosis.lint or (diagnosis.measured and diagnosis.measured.confirmed):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import sys
 import sysconfig
 from collections.abc import Callable
@@ -12,6 +13,7 @@ from pathlib import Path
 from harness import confirmations, needs, profiles, runner
 from harness.active_runs import ACTIVE_RUNS
 from harness.cases import CASES_DIR, Case
+from harness.idleness import DEFAULT_IDLE_S
 from harness.measurements import startup_wait
 from harness.memory import largest_growth
 from harness.observation import Observation, Stop
@@ -30,11 +32,18 @@ class Job:
     variant: str
     profile: Profile
     timeout_s: float
+    idle_s: float | None = DEFAULT_IDLE_S
 
 
-def plan(cases: list[Case], variants: list[str], chosen: list[Profile], timeout_s: float | None) -> list[Job]:
+def plan(
+    cases: list[Case],
+    variants: list[str],
+    chosen: list[Profile],
+    timeout_s: float | None,
+    idle_s: float | None = DEFAULT_IDLE_S,
+) -> list[Job]:
     return [
-        Job(case, variant, profile, timeout_s or case.timeout)
+        Job(case, variant, profile, timeout_s or case.timeout, idle_s)
         for case in cases
         for variant in variants
         for profile in chosen
@@ -198,7 +207,7 @@ def execute(job: Job) -> RunResult:
         result = observe(
             job.case.script(job.variant),
             profile,
-            job.case.settings(job.timeout_s),
+            dataclasses.replace(job.case.settings(job.timeout_s), idle_s=job.idle_s),
             judging=job.case,
             case=job.case.name,
             variant=job.variant,

@@ -20,7 +20,20 @@ def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):
     save(results, ResultsFile(environment={"note": "previous results, not to be touched"}, results=[]))
     before = results.read_text()
     running = subprocess.Popen(
-        [sys.executable, "-m", "harness", "run", "11", "--variant", "broken", "--results", str(results)],
+        # --idle 0: the fork run stays stuck until the interruption, as it would without idleness
+        [
+            sys.executable,
+            "-m",
+            "harness",
+            "run",
+            "11",
+            "--variant",
+            "broken",
+            "--idle",
+            "0",
+            "--results",
+            str(results),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

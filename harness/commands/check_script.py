@@ -62,6 +62,7 @@ def add_parser(subparsers) -> None:
         help=f"seconds without a batch that make a hang (default {DEFAULT_STALL_S:g})",
     )
     arguments.add_timeout(parser, DEFAULT_CHECK_TIMEOUT_S, "before any run is stopped")
+    arguments.add_idle(parser)
     arguments.add_jobs(parser, DEFAULT_JOBS)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(handler=handle)
@@ -84,6 +85,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         stop_after_batches=None if args.full else args.batches,
         sample_s=args.sample,
         stall_s=args.stall,
+        idle_s=args.idle,
     )
 
     def run(profile):
@@ -108,9 +110,17 @@ def _plan(args) -> str:
     )
     return (
         f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: {stop}; "
-        f"hung once it waits for a batch with no CPU used and a worker blocked for good, or after "
+        f"{_idle(args)}after "
         f"{args.stall:g} s without a batch (timeout {args.timeout:g} s); each run in a working and "
         "temporary directory of its own"
+    )
+
+
+def _idle(args) -> str:
+    if args.idle is None:
+        return "hung "
+    return (
+        f"hung once it waits {args.idle:g} s for a batch with no CPU used and a worker blocked for good, or "
     )
 
 

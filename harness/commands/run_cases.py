@@ -21,6 +21,7 @@ def add_parser(subparsers) -> None:
     arguments.add_profiles(parser)
     arguments.add_jobs(parser)
     arguments.add_timeout(parser, None, "per run")
+    arguments.add_idle(parser)
     parser.add_argument(
         "--results", type=Path, help="results file (default: results/<os>-py<X.Y>-torch<V>.json)"
     )
@@ -48,7 +49,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
             results.load(results_path)  # refuse a damaged or newer file before spending minutes
         except results.OlderSchemaError as exc:
             console.print(f"[yellow]note:[/] {escape(str(exc))}; this run's results will replace it")
-    jobs = matrix.plan(cases, variants, list(args.profiles), args.timeout) * args.repeat
+    jobs = matrix.plan(cases, variants, list(args.profiles), args.timeout, args.idle) * args.repeat
     console.print(
         f"Running {len(jobs)} runs ({len(cases)} cases × {len(variants)} variants × "
         f"{len(args.profiles)} profiles) on {args.jobs} parallel jobs; "

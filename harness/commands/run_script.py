@@ -20,6 +20,7 @@ def add_parser(subparsers) -> None:
     arguments.add_profiles(parser)
     arguments.add_jobs(parser)
     arguments.add_timeout(parser, DEFAULT_TIMEOUT_S, "per run before it counts as a hang")
+    arguments.add_idle(parser)
     parser.set_defaults(handler=handle)
 
 
@@ -31,7 +32,9 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         f"Running {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)} "
         f"(timeout {args.timeout:g}s each; each run in a working and temporary directory of its own)"
     )
-    settings = RunSettings(timeout_s=args.timeout, args=tuple(args.script_args), via_stdin=args.stdin)
+    settings = RunSettings(
+        timeout_s=args.timeout, args=tuple(args.script_args), via_stdin=args.stdin, idle_s=args.idle
+    )
 
     def run(profile):
         return matrix.observe(args.path, profile, settings, case=args.path.name, variant="script")
