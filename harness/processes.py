@@ -81,6 +81,18 @@ def is_cleanup_helper(process: psutil.Process) -> bool:
     return any(name in command for name in CLEANUP_HELPERS)
 
 
+def is_exiting(process: psutil.Process) -> bool:
+    """Whether the process is already exiting: the kernel released its memory (its command line
+    reads empty) and is finishing its exit, closing descriptors and unmapping shared memory, which
+    can take seconds for a worker that mapped thousands of segments, on a busy machine."""
+    try:
+        return process.cmdline() == []
+    except psutil.NoSuchProcess:
+        return True
+    except psutil.Error:  # no rights to read it: not known to be exiting
+        return False
+
+
 def describe(process: psutil.Process) -> str:
     try:
         command = " ".join(process.cmdline())

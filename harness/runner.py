@@ -330,20 +330,24 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
 
 
 def _grace_s(left: list) -> float:
-    return CLEANUP_GRACE_S if all(processes.is_cleanup_helper(p) for p in left) else LEFTOVER_GRACE_S
+    finishing = all(processes.is_cleanup_helper(p) or processes.is_exiting(p) for p in left)
+    return CLEANUP_GRACE_S if finishing else LEFTOVER_GRACE_S
 
 
 def _end_leftovers(run: _Run) -> list[str]:
     """Processes of the run still alive after its main process ended: waited for, then killed.
 
-    Returns a description of each ("pid N, parent P: command").
+    Returns a description of each ("pid N, parent P: command"), less those already exiting (ended
+    with the script; the kernel is still unmapping their memory), which are only waited for.
     """
     started = time.monotonic()
     left = run.processes()
     while left and time.monotonic() < started + _grace_s(left):
         time.sleep(POLL_INTERVAL_S)
         left = run.processes()
-    described = [processes.describe(p) for p in sorted(left, key=lambda p: p.pid)]
+    # A process already exiting ended with the script: it is finished off, not reported as left.
+    outlived = [p for p in left if not processes.is_exiting(p)]
+    described = [processes.describe(p) for p in sorted(outlived, key=lambda p: p.pid)]
     if left:
         run.shared.poll([p.pid for p in left], force=True)
         processes.terminate(left)

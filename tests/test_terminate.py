@@ -36,3 +36,15 @@ def test_terminate_does_not_wait_for_init_to_reap_an_orphan():
     elapsed = time.monotonic() - started
     assert elapsed < 0.5, f"terminate took {elapsed:.2f} s for one process that died on SIGTERM"
     assert not processes.wait_ended([orphan], 0), "it was ended (a zombie at most)"
+
+
+def test_a_process_already_exiting_is_not_counted_as_outliving_the_script():
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    process = psutil.Process(child.pid)
+    deadline = time.monotonic() + 10
+    while process.status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+        time.sleep(0.05)  # not reaped yet: its memory is gone, its command line reads empty
+    assert processes.is_exiting(process)
+    child.wait()
+    assert processes.is_exiting(process), "a process that is gone is not left behind either"
+    assert not processes.is_exiting(psutil.Process())
