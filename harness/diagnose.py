@@ -33,9 +33,7 @@ class Diagnosis:
     @property
     def strength(self) -> tuple[int, int, int]:
         """Pitfalls before risks; run-time evidence with a specific pattern first, then lint-only."""
-        recognition = self.case.recognition
-        specific = bool(recognition and (recognition.signature or recognition.stacks))
-        observed = bool(self.runtime) * (2 if specific else 1) + bool(
+        observed = bool(self.runtime) * (2 if _specific(self.case) else 1) + bool(
             self.measured and self.measured.confirmed
         )
         return ([FINE, RISK, PITFALL].index(self.status), observed, len(self.lint))

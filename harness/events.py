@@ -76,23 +76,26 @@ def _spread(points: list, most: int) -> list:
     return [points[round(i * step)] for i in range(most)]
 
 
+def _lines(events: dict[int, list[list[str]]], kind: str, count: int):
+    """The fields of every `kind` line of `count` fields (its time last), in any process."""
+    for lines in events.values():
+        yield from (fields for fields in lines if fields[0] == kind and len(fields) == count)
+
+
 def dataset_sizes(events: dict[int, list[list[str]]]) -> dict[str, int]:
     """{path: length} of the containers the Datasets of the run's loaders hold (the largest seen)."""
     sizes: dict[str, int] = {}
-    for lines in events.values():
-        for fields in lines:
-            if fields[0] == "size" and len(fields) == 4:
-                sizes[fields[1]] = max(sizes.get(fields[1], 0), int(fields[2]))
+    for _, path, size, _ in _lines(events, "size", 4):
+        sizes[path] = max(sizes.get(path, 0), int(size))
     return sizes
 
 
 def first_batches(events: dict[int, list[list[str]]]) -> dict[str, dict[str, str]]:
     """{loader seed: {worker id: hash of its first batch}}, for IterableDataset loaders."""
     found: dict[str, dict[str, str]] = {}
-    for lines in events.values():
-        for fields in lines:
-            if fields[0] == "first_batch" and len(fields) == 5 and fields[3] != "-":
-                found.setdefault(fields[1], {})[fields[2]] = fields[3]
+    for _, seed, worker, digest, _ in _lines(events, "first_batch", 5):
+        if digest != "-":
+            found.setdefault(seed, {})[worker] = digest
     return found
 
 
@@ -101,16 +104,12 @@ def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, 
     for each loader iteration, the state each generator started from in each worker, and the
     workers that drew from it by their first batch (harness/boot/dlp_rng.py)."""
     found: dict[str, dict[str, dict]] = {}
-    for lines in events.values():
-        for fields in lines:
-            if fields[0] == "rng" and len(fields) == 6:
-                seed, worker, path, digest = fields[1:5]
-                entry = found.setdefault(seed, {}).setdefault(path, {"states": {}, "used": []})
-                entry["states"][worker] = digest
-    for lines in events.values():
-        for fields in lines:
-            if fields[0] == "rng_used" and len(fields) == 5 and fields[3] in found.get(fields[1], {}):
-                found[fields[1]][fields[3]]["used"].append(fields[2])
+    for _, seed, worker, path, digest, _ in _lines(events, "rng", 6):
+        entry = found.setdefault(seed, {}).setdefault(path, {"states": {}, "used": []})
+        entry["states"][worker] = digest
+    for _, seed, worker, path, _ in _lines(events, "rng_used", 5):
+        if path in found.get(seed, {}):
+            found[seed][path]["used"].append(worker)
     return found
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import psutil
 
-from harness.memory import BASELINE_SAMPLES, MB, worker_summary
+from harness.memory import BASELINE_SAMPLES, MB
 from harness.results import RunResult
 
 CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
@@ -73,13 +73,16 @@ def randomness(results: list[RunResult], case=None) -> Measurement:
     return _worst(found, "no loader ran with two workers or more: nothing to compare")
 
 
+def _alike(digests: dict[str, str]) -> list[list[str]]:
+    """The groups of two workers or more with the same hash, from {worker: hash}."""
+    by_digest: dict[str, list[str]] = {}
+    for worker, digest in sorted(digests.items()):
+        by_digest.setdefault(digest, []).append(worker)
+    return [workers for workers in by_digest.values() if len(workers) > 1]
+
+
 def _repeated(path: str, entry: dict) -> str:
-    by_state: dict[str, list[str]] = {}
-    for worker, digest in sorted(entry["states"].items()):
-        by_state.setdefault(digest, []).append(worker)
-    same = [
-        workers for workers in by_state.values() if len(workers) > 1 and set(workers) & set(entry["used"])
-    ]
+    same = [workers for workers in _alike(entry["states"]) if set(workers) & set(entry["used"])]
     if not same:
         return ""
     groups = " and ".join(", ".join(workers) for workers in same)
@@ -138,11 +141,10 @@ def worker_memory(results: list[RunResult], case=None) -> Measurement:
     found = []
     for result in (r for r in results if r.start_method == "fork"):
         epochs = [e for e in result.loader_epochs if e.get("batches")]
-        workers = worker_summary((result.memory or {}).get("processes") or {})
+        memory = result.memory or {}
+        workers = memory.get("workers") or {}  # the summary recorded with the series
         samples = [
-            len(p["samples"])
-            for p in ((result.memory or {}).get("processes") or {}).values()
-            if p["role"] == "worker"
+            len(p["samples"]) for p in (memory.get("processes") or {}).values() if p["role"] == "worker"
         ]
         if not epochs or not workers or max(samples, default=0) < BASELINE_SAMPLES + 1:
             continue
@@ -231,10 +233,7 @@ def repeated_stream(results: list[RunResult], case=None) -> Measurement:
         for workers in result.first_batches.values():
             if len(workers) < 2:
                 continue
-            by_batch: dict[str, list[str]] = {}
-            for worker, digest in sorted(workers.items()):
-                by_batch.setdefault(digest, []).append(worker)
-            same = [w for w in by_batch.values() if len(w) > 1]
+            same = _alike(workers)
             if same:
                 groups = " and ".join(", ".join(w) for w in same)
                 text = f"{result.profile}: workers {groups} of an IterableDataset made the same first batch"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from harness import measurements
+from harness.memory import worker_summary
 from harness.results import RunResult
 
 CASE_06 = SimpleNamespace(leak_threshold_mb=40)
@@ -67,7 +68,7 @@ def test_flat_descriptors_are_fine_and_an_unknown_length_is_no_verdict():
 def _memory(growth_mb: float, samples: int = 6) -> dict:
     series = [[0.5 + i * 0.2, 100.0 + growth_mb * i / (samples - 1)] for i in range(samples)]
     processes = {"11": {"role": "worker", "metric": "uss", "ready_s": 0.5, "samples": series}}
-    return {"processes": processes}
+    return {"processes": processes, "workers": worker_summary(processes)}
 
 
 def test_worker_growth_carried_to_the_epoch_confirms_or_refutes_copy_on_read():

@@ -34,6 +34,10 @@ def _state(obj):
     return None
 
 
+def _hash(state):
+    return hashlib.sha1(state).hexdigest()[:16]
+
+
 def _children(obj):
     """(name, value) of what an object holds: its attributes, or a container's first items."""
     if isinstance(obj, (list, tuple)):
@@ -53,7 +57,7 @@ def _walk(obj, path, depth, seen, found):
     seen.add(id(obj))
     state = _state(obj)
     if state is not None:
-        found[path] = hashlib.sha1(state).hexdigest()[:16]
+        found[path] = _hash(state)
     elif depth > 0:
         for name, value in _children(obj):
             _walk(value, path + name, depth - 1, seen, found)
@@ -73,17 +77,22 @@ def list_sizes(dataset, depth=2):
     return sizes
 
 
-def fingerprints(dataset):
-    """{path: hash} of the global generators and of those the Dataset holds."""
+def _global_generators():
+    """{path: generator} of the global ones: random's, numpy's legacy one, torch's default."""
     import random
 
-    found = {"random": hashlib.sha1(repr(random.getstate()).encode()).hexdigest()[:16]}
-    numpy = sys.modules.get("numpy")
+    found = {"random": random._inst}
+    numpy, torch = sys.modules.get("numpy"), sys.modules.get("torch")
     if numpy is not None:
-        found["numpy.random"] = hashlib.sha1(_state(numpy.random.mtrand._rand)).hexdigest()[:16]
-    torch = sys.modules.get("torch")
+        found["numpy.random"] = numpy.random.mtrand._rand
     if torch is not None:
-        found["torch"] = hashlib.sha1(bytes(torch.get_rng_state().numpy())).hexdigest()[:16]
+        found["torch"] = torch.default_generator
+    return found
+
+
+def fingerprints(dataset):
+    """{path: hash} of the global generators and of those the Dataset holds."""
+    found = {path: _hash(_state(generator)) for path, generator in _global_generators().items()}
     with contextlib.suppress(Exception):  # attributes that cannot be read as plain objects
         _walk(dataset, "dataset", DEPTH, set(), found)
     return found
