@@ -76,7 +76,10 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
     findings = lint([args.path], args.stdin)
     if not args.json:
+        from harness import report
+
         console.print(_plan(args), soft_wrap=True)
+        report.print_platform_notes(console, list(args.profiles))
     settings = RunSettings(
         timeout_s=args.timeout,
         args=tuple(args.script_args),

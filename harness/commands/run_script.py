@@ -25,13 +25,14 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import matrix
+    from harness import matrix, report
     from harness.settings import RunSettings
 
     console.print(
         f"Running {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)} "
         f"(timeout {args.timeout:g}s each; each run in a working and temporary directory of its own)"
     )
+    report.print_platform_notes(console, list(args.profiles))
     settings = RunSettings(
         timeout_s=args.timeout, args=tuple(args.script_args), via_stdin=args.stdin, idle_s=args.idle
     )
