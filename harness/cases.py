@@ -29,6 +29,7 @@ TOP_LEVEL_KEYS = (
     "needs",
     "stdin",
     "memory_limit_mb",
+    "dev_shm_mb",
     "memory",
     "timing",
     "diagnose",
@@ -97,6 +98,7 @@ class Case:
     via_stdin: bool = False  # the scripts are fed on standard input, as in a notebook (stdin = true)
     slow_startup_share: float | None = None  # [timing]: a larger start-up share is slow
     recognition: Recognition | None = None  # [diagnose]: how `check` recognises it
+    dev_shm_mb: float | None = None  # its runs get a /dev/shm of this size, as in a container
 
     @property
     def name(self) -> str:
@@ -110,9 +112,11 @@ class Case:
         return self.expect.get((variant, profile.name)) or self.expect[(variant, profile.start_method)]
 
     def settings(self, timeout_s: float | None = None) -> RunSettings:
-        """How its scripts are run: its timeout (or `timeout_s`), memory limit and sampling, stdin."""
+        """How its scripts are run: its timeout (or `timeout_s`), memory limit and sampling, stdin,
+        the size of its /dev/shm."""
         return RunSettings(
             timeout_s=timeout_s or self.timeout,
+            dev_shm_mb=self.dev_shm_mb,
             via_stdin=self.via_stdin,
             memory_interval_s=self.memory_interval_s,
             memory_limit_mb=self.memory_limit_mb,
@@ -274,6 +278,8 @@ def _memory(data: dict, where: str) -> dict:
     settings: dict = {}
     if "memory_limit_mb" in data:
         settings["memory_limit_mb"] = _positive_number(data, "memory_limit_mb", where)
+    if "dev_shm_mb" in data:
+        settings["dev_shm_mb"] = _positive_number(data, "dev_shm_mb", where)
     if "timing" in data:
         table = _require(data, "timing", dict, where)
         _known_keys(table, ("slow_startup_share",), f"{where} [timing]")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import confirmations, needs, profiles, runner
+from harness import confirmations, needs, profiles, runner, shm_limit
 from harness.active_runs import ACTIVE_RUNS
 from harness.cases import CASES_DIR, Case
 from harness.idleness import DEFAULT_IDLE_S
@@ -96,7 +96,7 @@ def observe(
     base = dict(
         labels, profile=profile.name, start_method=profile.start_method, emulation=profile.emulation()
     )
-    unavailable = profiles.unavailable(profile)
+    unavailable = profiles.unavailable(profile) or shm_limit.unavailable(settings.dev_shm_mb, profile)
     if unavailable:
         return RunResult(**base, outcome=Outcome.SKIPPED, reason=unavailable)
     try:

@@ -73,11 +73,12 @@ _TRACEBACK_FRAME = re.compile(r'^\s+File "(?P<file>[^"]+)", line \d+')
 _EXCEPTION_LINE = re.compile(r"^(?P<type>[A-Za-z_][\w.]*)(?::\s.*|:)?$")
 
 # Exceptions that report another failure rather than cause one: the parent noticing that a
-# worker died, PyTorch re-raising a worker's exception, a pipe closing under a dead peer.
+# worker died, PyTorch re-raising a worker's (or a rank's) exception, a pipe closing under a dead peer.
 CONSEQUENCES = (
     re.compile(r"^(_?queue\.)?Empty\b"),
     re.compile(r"DataLoader worker \(pid(?:\(s\))? [\d, ]+\) exited unexpectedly"),
     re.compile(r"Caught \w+ in DataLoader worker process \d+"),
+    re.compile(r"ProcessRaisedException\b"),  # torch.multiprocessing.spawn re-raising a rank's exception
     re.compile(r"^EOFError: Ran out of input"),
     re.compile(r"^(BrokenPipeError|ConnectionResetError|ConnectionRefusedError)\b"),
 )

@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import events, idleness, processes, profiles, shm
+from harness import events, idleness, processes, profiles, shm, shm_limit
 from harness.active_runs import ACTIVE_RUNS
 from harness.memory import MemoryMonitor
 from harness.observation import Observation, Stop
@@ -179,6 +179,9 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
     command = [sys.executable, "-X", "faulthandler", *target, *settings.args]
     extra_path = [str(script.parent)] if settings.via_stdin else []
     env = child_environment(profile, workdir / "probes", run_id, extra_path, tmp_dir=workdir / "tmp")
+    if settings.dev_shm_mb is not None:
+        command, variables = shm_limit.wrap(command, settings.dev_shm_mb)
+        env.update(variables)
     shared = shm.ShmWatch()  # what /dev/shm held before the run
     stdin_path = script if settings.via_stdin else os.devnull
     with open(workdir / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:

@@ -21,7 +21,8 @@ class RunSettings:
     batches (it works) and `sample_s` seconds passed since the first (trends need a sample);
     `stall_s` calls it hung when, once iterating, no batch came for that long. `idle_s` calls it
     hung sooner: the main process waits for a batch, no process of the run used the CPU for that
-    long, and a worker is blocked for good (harness/idleness.py); None: never.
+    long, and a worker is blocked for good (harness/idleness.py); None: never. `dev_shm_mb` gives
+    the run a /dev/shm of that size, as a Docker container has (64 MB by default).
     """
 
     timeout_s: float
@@ -34,6 +35,7 @@ class RunSettings:
     stall_s: float | None = None
     idle_s: float | None = DEFAULT_IDLE_S
     process_limit: int = PROCESS_LIMIT
+    dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/shm_limit.py)
 
     @property
     def watches_progress(self) -> bool:

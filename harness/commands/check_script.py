@@ -63,6 +63,12 @@ def add_parser(subparsers) -> None:
     )
     arguments.add_timeout(parser, DEFAULT_CHECK_TIMEOUT_S, "before any run is stopped")
     arguments.add_idle(parser)
+    parser.add_argument(
+        "--shm-mb",
+        type=arguments.positive_number,
+        metavar="MB",
+        help="run with a /dev/shm of this size, as in a container (Docker's default: 64); Linux only",
+    )
     arguments.add_jobs(parser, DEFAULT_JOBS)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(handler=handle)
@@ -89,6 +95,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         sample_s=args.sample,
         stall_s=args.stall,
         idle_s=args.idle,
+        dev_shm_mb=args.shm_mb,
     )
 
     def run(profile):
@@ -115,8 +122,12 @@ def _plan(args) -> str:
         f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: {stop}; "
         f"{_idle(args)}after "
         f"{args.stall:g} s without a batch (timeout {args.timeout:g} s); each run in a working and "
-        "temporary directory of its own"
+        f"temporary directory of its own{_shm(args)}"
     )
+
+
+def _shm(args) -> str:
+    return "" if args.shm_mb is None else f", with a /dev/shm of {args.shm_mb:g} MB"
 
 
 def _idle(args) -> str:

@@ -1,0 +1,60 @@
+"""A run inside a private mount namespace whose /dev/shm is a tmpfs of a given size, as in a Docker
+container (64 MB unless `--shm-size` says otherwise).
+
+`unshare --mount` (as root) or `unshare --user --map-root-user --mount` (where user namespaces are
+enabled) gives the run its own mount table; a shell mounts the small tmpfs on /dev/shm and execs the
+script's interpreter in the same process, so the run's pid, session and process tree are unchanged.
+The tmpfs, and anything left in it, goes with the namespace when the run's last process ends.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import platform
+import shutil
+import subprocess
+
+from harness.profiles import Profile
+
+_MOUNT_THEN_EXEC = 'mount -t tmpfs -o size="$DLP_SHM_SIZE" tmpfs /dev/shm && exec "$0" "$@"'
+
+
+def _unshare() -> list[str]:
+    own_user = [] if os.geteuid() == 0 else ["--user", "--map-root-user"]
+    return ["unshare", *own_user, "--mount", "--propagation", "private"]
+
+
+def wrap(command: list[str], size_mb: float) -> tuple[list[str], dict[str, str]]:
+    """The command that runs `command` with a /dev/shm of `size_mb`, and the variable it reads."""
+    return [*_unshare(), "sh", "-c", _MOUNT_THEN_EXEC, *command], {"DLP_SHM_SIZE": f"{int(size_mb)}m"}
+
+
+@functools.cache
+def _cannot_mount() -> str:
+    if platform.system() != "Linux" or shutil.which("unshare") is None:
+        return f"a private /dev/shm needs Linux's unshare (this is {platform.system()})"
+    command, variables = wrap(["true"], 1)
+    try:
+        made = subprocess.run(
+            command, env={**os.environ, **variables}, capture_output=True, text=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"cannot make a private /dev/shm here: {exc}"
+    if made.returncode != 0:
+        why = made.stderr.strip().splitlines()[-1:] or [f"exit status {made.returncode}"]
+        return f"cannot make a private /dev/shm here (no mount namespace for this user): {why[0]}"
+    return ""
+
+
+def unavailable(size_mb: float | None, profile: Profile) -> str:
+    """Why a run under `profile` cannot have a /dev/shm of `size_mb` here; "" when it can (or none
+    is asked for)."""
+    if size_mb is None:
+        return ""
+    if profile.system != "linux":
+        return (
+            f"{profile.title} has no /dev/shm to limit: {size_mb:g} MB is a Linux container's /dev/shm "
+            "(the linux profiles)"
+        )
+    return _cannot_mount()
