@@ -41,7 +41,11 @@ class Recommendation:
     seconds: float = 0.0  # how long the search took
 
     def loader_kwargs(self) -> dict:
-        """Arguments for DataLoader: the count, and persistent workers so each epoch reuses them."""
+        """Arguments for DataLoader: the count, and persistent workers so each epoch reuses them.
+
+        Persistent workers keep the Dataset they started with: set per-epoch state (a curriculum,
+        `set_epoch`) through the sampler, not on the Dataset (cases/15_persistent_workers_stale_dataset).
+        """
         if self.num_workers == 0:
             return {"num_workers": 0}
         return {"num_workers": self.num_workers, "persistent_workers": True}

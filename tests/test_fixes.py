@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import logging
+import multiprocessing
 
 import numpy as np
 import pytest
@@ -10,6 +13,7 @@ import torch
 from torch.utils.data import DataLoader, Dataset, IterableDataset
 
 from fixes.sharding import worker_shard
+from fixes.worker_logging import log_to_queue, records_from_workers
 from fixes.worker_random import numpy_generator, python_random, worker_seed
 from harness.cases import CASES_DIR
 
@@ -103,3 +107,36 @@ def test_case_10s_inline_fix_shards_as_the_helper_does():
     for workers in (0, 2, 3):
         inline, helped = items(fixed.Records(100), workers), items(WithHelper(), workers)
         assert inline == helped and sorted(inline) == list(range(100)), workers
+
+
+class Warns(Dataset):
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, index):
+        logging.getLogger("tests.fixes").warning("sample %d read in a worker", index)
+        return index
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_worker_records_reach_the_main_process_handlers(method, tmp_path):
+    log = tmp_path / "train.log"
+    handler = logging.FileHandler(log)
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        queue = multiprocessing.get_context(method).Queue()
+        with records_from_workers(queue):
+            loader = DataLoader(
+                Warns(),
+                batch_size=2,
+                num_workers=2,
+                multiprocessing_context=method,
+                worker_init_fn=functools.partial(log_to_queue, queue),
+            )
+            assert sorted(i for batch in loader for i in batch.tolist()) == [0, 1, 2, 3]
+    finally:
+        root.removeHandler(handler)
+        handler.close()
+    lines = log.read_text().splitlines()
+    assert sorted(lines) == [f"sample {i} read in a worker" for i in range(4)]

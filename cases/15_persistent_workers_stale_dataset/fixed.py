@@ -8,7 +8,7 @@ class Curriculum(Dataset):
         return 8
 
     def __getitem__(self, key):
-        epoch, index = key  # the epoch travels with the index, from the sampler in the main process
+        epoch, _index = key  # the epoch travels with the index, from the sampler in the main process
         return epoch  # stands for a sample made at this epoch's difficulty
 
 

@@ -34,7 +34,7 @@ def main():
         warnings = [line for line in log if "is corrupt" in line]
     print(f"train.log holds {len(warnings)} of {len(CORRUPT)} warnings")
     assert len(warnings) == len(CORRUPT), (
-        f"train.log holds {len(warnings)} of the workers' {len(CORRUPT)} warnings: their log records were lost"
+        f"train.log holds {len(warnings)} of the workers' {len(CORRUPT)} warnings: their records were lost"
     )
 
 

@@ -28,7 +28,11 @@ def train(rank, store):
     loader = DataLoader(dataset, batch_size=4, sampler=sampler, num_workers=2, persistent_workers=True)
     epochs = []
     for epoch in range(2):
-        seen = [(int(i), round(float(f), 6)) for indices, flips in loader for i, f in zip(indices, flips)]
+        seen = [
+            (int(i), round(float(f), 6))
+            for indices, flips in loader
+            for i, f in zip(indices, flips, strict=True)
+        ]
         epochs.append(seen)
     everyone = [None] * RANKS
     dist.all_gather_object(everyone, epochs)

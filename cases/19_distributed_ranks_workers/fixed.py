@@ -29,7 +29,11 @@ def train(rank, store):
     epochs = []
     for epoch in range(2):
         sampler.set_epoch(epoch)  # a new shuffle each epoch, the same on every rank
-        seen = [(int(i), round(float(f), 6)) for indices, flips in loader for i, f in zip(indices, flips)]
+        seen = [
+            (int(i), round(float(f), 6))
+            for indices, flips in loader
+            for i, f in zip(indices, flips, strict=True)
+        ]
         epochs.append(seen)
     everyone = [None] * RANKS
     dist.all_gather_object(everyone, epochs)

@@ -82,6 +82,7 @@ class Loader:
 
     call: ast.Call
     persistent: bool  # persistent_workers=True
+    dataset: str = ""  # the dotted name of the Dataset it loads from ('' for an expression)
 
 
 @dataclass
@@ -156,4 +157,5 @@ def _loader_with_workers(value: ast.expr) -> Loader | None:
         return None
     kept_alive = keywords.get("persistent_workers")
     persistent = isinstance(kept_alive, ast.Constant) and kept_alive.value is True
-    return Loader(value, persistent)
+    dataset = value.args[0] if value.args else keywords.get("dataset")
+    return Loader(value, persistent, dotted(dataset) if dataset is not None else "")

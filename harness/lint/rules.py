@@ -21,6 +21,7 @@ from harness.lint.facts import (
     names_in,
 )
 from harness.lint.randomness import dlp004
+from harness.lint.workers import dlp014, dlp015, dlp016, dlp017
 
 HANDLE_OPENERS = {
     "open": "file",
@@ -322,7 +323,8 @@ RULES = {
         Rule(
             "DLP011",
             "13_spawn_startup_cost",
-            "DataLoader iterated per epoch without persistent_workers=True: spawn restarts workers each time",
+            "DataLoader iterated per epoch without persistent_workers=True: spawn restarts workers each time "
+            "(but persistent ones keep the Dataset as it was: cases/15_persistent_workers_stale_dataset)",
             dlp011,
         ),
         Rule(
@@ -338,5 +340,25 @@ RULES = {
             "define it at the top level",
             dlp013,
         ),
+        Rule(
+            "DLP014",
+            "15_persistent_workers_stale_dataset",
+            "`{what}` changes the Dataset of a loader with persistent workers: they keep their old copy",
+            dlp014,
+        ),
+        Rule(
+            "DLP015",
+            "17_pool_inside_worker",
+            "{what}(…) in code that runs in a DataLoader worker: a daemonic worker cannot have children",
+            dlp015,
+        ),
+        Rule(
+            "DLP016",
+            "18_logging_lost_in_workers",
+            "Dataset logs in its workers, but logging is set up in the main process only: spawned "
+            "workers drop the records",
+            dlp016,
+        ),
+        Rule("DLP017", "19_distributed_ranks_workers", "{what}", dlp017),
     )
 }

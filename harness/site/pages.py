@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import html
+import re
 
 from harness.cases import VARIANTS, Case
 from harness.outcomes import Outcome
@@ -15,13 +16,17 @@ from harness.site.results_data import Recorded
 STACK_LINES = 14
 
 
+# A link from one case's README to another's, `(../NN_slug/README.md#part)`: on the site, its page.
+CASE_LINK = re.compile(r"\(\.\./(\d{2}_[a-z0-9_]+)/README\.md(#[^)]*)?\)")
+
+
 def case_page_path(case: Case) -> str:
     return f"cases/{case.name}.md"
 
 
 def case_page(case: Case) -> str:
     """The page of one case: its README, then the real scripts, their diff, and what was observed."""
-    readme = (case.path / "README.md").read_text(encoding="utf-8")
+    readme = CASE_LINK.sub(r"(\1.md\2)", (case.path / "README.md").read_text(encoding="utf-8"))
     folder = case.path.relative_to(case.path.parent.parent).as_posix()
     code = "\n".join(
         f'=== "{variant}.py"\n\n    ```python\n    --8<-- "{folder}/{variant}.py"\n    ```\n'
