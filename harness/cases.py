@@ -79,6 +79,9 @@ class Recognition:
     stacks: str | None = None
     lint: tuple[str, ...] = ()
     measure: str | None = None
+    # The run-time pattern only confirms a finding of the `lint` rules; alone it names nothing (a
+    # wrong result, any failed assert, is this case only where the code shows its cause).
+    confirms_lint: bool = False
 
 
 @dataclass(frozen=True)
@@ -237,7 +240,9 @@ def _recognition(table, where: str) -> Recognition | None:
         return None
     if not isinstance(table, dict):
         raise CaseError(f"{where}: must be a table")
-    _known_keys(table, ("fix", "outcome", "methods", "signature", "stacks", "lint", "measure"), where)
+    _known_keys(
+        table, ("fix", "outcome", "methods", "signature", "stacks", "lint", "measure", "confirms_lint"), where
+    )
     measure = table.get("measure")
     if measure is not None and measure not in MEASURES:
         raise CaseError(f"{where}: unknown measurement '{measure}' (known: {', '.join(MEASURES)})")
@@ -254,6 +259,9 @@ def _recognition(table, where: str) -> Recognition | None:
     lint = tuple(table.get("lint", ()))
     if outcome is None and not lint and measure is None:
         raise CaseError(f"{where}: needs a run-time pattern (outcome, methods), a 'measure' or 'lint' rules")
+    confirms_lint = table.get("confirms_lint", False)
+    if not isinstance(confirms_lint, bool) or (confirms_lint and not (lint and outcome)):
+        raise CaseError(f"{where}: 'confirms_lint' is true or false, and true needs 'lint' and 'outcome'")
     return Recognition(
         fix=_require(table, "fix", str, where),
         outcome=outcome,
@@ -262,6 +270,7 @@ def _recognition(table, where: str) -> Recognition | None:
         stacks=_regex(table, "stacks", where),
         lint=lint,
         measure=measure,
+        confirms_lint=confirms_lint,
     )
 
 

@@ -81,10 +81,11 @@ def _inside(case: Case, results: list[RunResult]) -> list[RunResult]:
     return [r for r in results if r.outcome.was_judged and {r.profile, r.start_method} & methods]
 
 
-def runtime_evidence(case: Case, results: list[RunResult]) -> list[str]:
-    """The runs that show the case's run-time pattern; [] unless the whole pattern holds."""
+def runtime_evidence(case: Case, results: list[RunResult], linted: bool = True) -> list[str]:
+    """The runs that show the case's run-time pattern; [] unless the whole pattern holds (and,
+    for a pattern that only confirms the case's lint rules, unless one of them found it: `linted`)."""
     recognition = case.recognition
-    if recognition is None or recognition.outcome is None:
+    if recognition is None or recognition.outcome is None or (recognition.confirms_lint and not linted):
         return []
     inside = _inside(case, results)
     outside = [r for r in results if r.outcome.was_judged and r not in inside]
@@ -101,8 +102,10 @@ def _ran_without_it(case: Case, results: list[RunResult]) -> str:
     failing; "" unless every one of them did. A run stopped after its first batches proves
     nothing of a loader it had not reached yet (a validation loader after the first epoch)."""
     recognition = case.recognition
-    if recognition.outcome is None or not recognition.outcome.script_raised:
-        return ""  # a hang or a slow start depends on timing: a good run proves little
+    if recognition.outcome is not Outcome.CRASH:
+        # a hang or a slow start depends on timing, a wrong result shows only where the script
+        # asserts what it expects: a good run proves little
+        return ""
     inside = _inside(case, results)
     if inside and all(r.outcome is Outcome.OK and r.stopped_after_batches is None for r in inside):
         return f"ran to its end without it under {', '.join(r.profile for r in inside)}"
@@ -123,9 +126,12 @@ def _unseen(case: Case, results: list[RunResult]) -> str:
             f"the runs under {', '.join(stopped)} were stopped after their first batches, before "
             "the code it concerns may have run (--full runs to the end)"
         )
-    return (
-        f"the runs under {', '.join(r.profile for r in inside)} did not show it ({recognition.outcome} would)"
-    )
+    profiles = ", ".join(r.profile for r in inside)
+    if recognition.outcome is Outcome.WRONG:
+        return (
+            f"the runs under {profiles} failed no assertion (a wrong result shows only where it is checked)"
+        )
+    return f"the runs under {profiles} did not show it ({recognition.outcome} would)"
 
 
 def _judge(diagnosis: Diagnosis, results: list[RunResult]) -> None:
@@ -157,7 +163,7 @@ def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding
             measure = None
         diagnosis = Diagnosis(
             case=case,
-            runtime=runtime_evidence(case, results),
+            runtime=runtime_evidence(case, results, linted=bool(lint)),
             lint=lint,
             measured=measure(judged, case) if measure else None,
         )

@@ -51,3 +51,21 @@ def test_exit_status_says_when_nothing_could_be_judged():
     assert exit_status([*skipped, run("macos", "spawn", "ok")], [], []) == 0
     assert exit_status([*skipped, run("macos", "spawn", "crash", "X")], [], []) == 1
     assert exit_status([run("linux", "fork", "error")], [], []) == 3, "the harness failing judges nothing"
+
+
+def test_a_wrong_result_confirms_a_lint_finding_and_alone_names_nothing():
+    from harness.diagnose import PITFALL, RISK, diagnose
+    from harness.lint import lint_paths
+
+    case = CASES["18_logging_lost_in_workers"]
+    findings = lint_paths([case.script("broken")])
+    lost = "AssertionError: 0 of 4 records"
+    spawned = (("linux-3.14", "forkserver"), ("windows", "spawn"), ("macos", "spawn"))
+    runs = [run("linux", "fork", "ok"), *[run(p, m, "wrong", lost) for p, m in spawned]]
+    found = {d.case.name: d for d in diagnose(list(CASES.values()), runs, findings)}
+    assert found[case.name].status == PITFALL and len(found[case.name].runtime) == 3
+    assert case.name not in {d.case.name for d in diagnose(list(CASES.values()), runs, [])}
+    clean = [run(p, m, "ok") for p, m in (("linux", "fork"), ("windows", "spawn"))]
+    suspected = {d.case.name: d for d in diagnose(list(CASES.values()), clean, findings)}[case.name]
+    assert suspected.status == RISK, "runs without an assert prove nothing of a silent wrong result"
+    assert "failed no assertion" in suspected.why
