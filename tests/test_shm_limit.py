@@ -1,0 +1,69 @@
+"""A run in a /dev/shm of its own size (case 16, check --shm-mb): the script sees that size, the
+machine's /dev/shm is untouched, and where the limit cannot apply the run is skipped, saying why."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from harness import matrix, shm_limit
+from harness.cases import CaseError, load_case
+from harness.outcomes import Outcome
+from harness.profiles import PROFILES
+from harness.runner import run_script
+from harness.settings import RunSettings
+
+FILLS_SHM = """
+import os
+size = os.statvfs("/dev/shm")
+print("dev_shm_mb", size.f_blocks * size.f_frsize // (1 << 20))
+with open("/dev/shm/dlp-test-{marker}", "wb") as f:
+    f.write(b"x" * (3 << 20))
+"""
+
+
+def test_profiles_that_stand_for_windows_and_macos_are_skipped_with_the_reason():
+    for name in ("windows", "macos"):
+        reason = shm_limit.unavailable(64, PROFILES[name])
+        assert reason.startswith(f"{PROFILES[name].title} has no /dev/shm to limit"), reason
+    assert shm_limit.unavailable(None, PROFILES["windows"]) == ""
+
+
+def test_a_bad_size_in_case_toml_names_the_file(tmp_path):
+    folder = tmp_path / "99_bad_size"
+    folder.mkdir()
+    source = (Path(__file__).parent.parent / "cases" / "16_dev_shm_too_small" / "case.toml").read_text()
+    (folder / "case.toml").write_text(source.replace("dev_shm_mb = 64", "dev_shm_mb = -1"))
+    for variant in ("broken", "fixed"):
+        (folder / f"{variant}.py").write_text("")
+    with pytest.raises(CaseError, match=r"case\.toml: 'dev_shm_mb' must be positive"):
+        load_case(folder)
+
+
+@pytest.mark.slow
+@pytest.mark.linux
+def test_the_run_sees_its_own_small_dev_shm_and_leaves_the_machines_alone(tmp_path):
+    if shm_limit.unavailable(8, PROFILES["linux"]):
+        pytest.skip(shm_limit.unavailable(8, PROFILES["linux"]))
+    marker = os.urandom(4).hex()
+    script = tmp_path / "fills_shm.py"
+    script.write_text(FILLS_SHM.format(marker=marker))
+    observed = run_script(script, "linux", RunSettings(timeout_s=60, dev_shm_mb=8))
+    assert observed.returncode == 0, observed.output
+    assert "dev_shm_mb 8" in observed.output
+    assert not Path(f"/dev/shm/dlp-test-{marker}").exists(), "written into the machine's /dev/shm"
+    crowded = run_script(script, "linux", RunSettings(timeout_s=60, dev_shm_mb=2))
+    assert "No space left on device" in crowded.output
+
+
+@pytest.mark.slow
+@pytest.mark.linux
+def test_observe_skips_a_limited_run_under_a_profile_without_dev_shm(tmp_path):
+    script = tmp_path / "nothing.py"
+    script.write_text("")
+    result = matrix.observe(
+        script, "windows", RunSettings(timeout_s=30, dev_shm_mb=64), case="nothing.py", variant="check"
+    )
+    assert result.outcome is Outcome.SKIPPED and "no /dev/shm to limit" in result.reason
