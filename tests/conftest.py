@@ -30,6 +30,8 @@ TESTS_DIR = ROOT / "tests"
 SCRIPTS_DIR = TESTS_DIR / "scripts"
 OUTPUTS_DIR = TESTS_DIR / "outputs"
 JOBS = max(2, os.cpu_count() or 1)
+# The matrix waits more than it computes (idle limits, sleeps, stacks): twice the CPUs keep them busy.
+MATRIX_JOBS = 2 * JOBS
 SESSION_VARIABLE = "DLP_TEST_SESSION"
 
 # Set at import, before any test starts a process: children inherit both.
@@ -69,7 +71,7 @@ def catalog():
 def matrix_results(catalog):
     """Every case × variant × profile, observed once (in parallel) for the whole session."""
     jobs = matrix.plan(catalog, list(VARIANTS), list(PROFILES.values()), timeout_s=None)
-    return {result.key: result for result in matrix.run_all(jobs, JOBS)}
+    return {result.key: result for result in matrix.run_all(jobs, MATRIX_JOBS)}
 
 
 def harness(*args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
