@@ -63,6 +63,14 @@ def test_every_case_has_a_page_with_its_code_and_observations(site):
 
 
 @pytest.mark.slow
+def test_a_case_readme_linking_another_case_links_its_page_on_the_site(site):
+    readme = (ROOT / "cases" / "15_persistent_workers_stale_dataset" / "README.md").read_text()
+    assert "(../13_spawn_startup_cost/README.md)" in readme, "the link as GitHub shows it"
+    page = (site / "cases" / "15_persistent_workers_stale_dataset" / "index.html").read_text()
+    assert 'href="../13_spawn_startup_cost/"' in page
+
+
+@pytest.mark.slow
 def test_hang_page_shows_the_stacks(site):
     page = (site / "cases" / "04_opencv_thread_deadlock" / "index.html").read_text()
     assert "Stacks at the timeout" in page and "limit_opencv_threads" in page

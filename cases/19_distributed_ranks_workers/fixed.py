@@ -1,7 +1,7 @@
 """Two ranks of torch.distributed (gloo, CPU), each with a DistributedSampler and two workers, two epochs."""
 
-import os
 import tempfile
+from pathlib import Path
 
 import torch
 import torch.distributed as dist
@@ -21,7 +21,7 @@ class Images(Dataset):
 
 
 def train(rank, store):
-    dist.init_process_group("gloo", init_method=f"file://{store}", rank=rank, world_size=RANKS)
+    dist.init_process_group("gloo", init_method=store, rank=rank, world_size=RANKS)
     torch.manual_seed(0 + rank)  # reproducible runs, and each rank its own random stream
     dataset = Images()
     sampler = DistributedSampler(dataset, shuffle=True)
@@ -55,8 +55,9 @@ def report(ranks):
 
 
 def main():
-    store = os.path.join(tempfile.mkdtemp(), "rendezvous")  # where the ranks find each other
-    mp.spawn(train, args=(store,), nprocs=RANKS)
+    with tempfile.TemporaryDirectory() as folder:
+        store = Path(folder, "rendezvous").as_uri()  # a file where the ranks find each other
+        mp.spawn(train, args=(store,), nprocs=RANKS)
 
 
 if __name__ == "__main__":
