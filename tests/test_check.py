@@ -190,3 +190,22 @@ def test_a_class_under_the_main_guard_is_recognised_as_the_notebook_mechanism(tm
     assert found["case"] == "07_interactive_main_class", report["pitfalls"]
     assert any("<module '__mp_main__'" in line for line in found["runtime_evidence"])
     assert any("DLP013" in line for line in found["lint_evidence"])
+
+
+@pytest.mark.slow
+def test_a_small_dev_shm_is_recognised_only_where_check_imposes_it():
+    """On this machine's large /dev/shm case 16's script runs; with --shm-mb 64, as in a Docker
+    container, it fails and is named, and the profiles without /dev/shm say why they were skipped."""
+    from harness import shm_limit
+    from harness.profiles import PROFILES
+
+    if shm_limit.unavailable(64, PROFILES["linux"]):
+        pytest.skip(shm_limit.unavailable(64, PROFILES["linux"]))
+    script = "cases/16_dev_shm_too_small/broken.py"
+    roomy = json.loads(harness("check", script, "--profile", "linux", "--json").stdout)
+    assert [r["outcome"] for r in roomy["runs"]] == ["ok"]
+    completed = harness("check", script, "--profile", "linux,windows", "--shm-mb", "64", "--json")
+    report = json.loads(completed.stdout)
+    assert completed.returncode == 1
+    assert {r["profile"]: r["outcome"] for r in report["runs"]} == {"linux": "crash", "windows": "skipped"}
+    assert report["pitfalls"][0]["case"] == "16_dev_shm_too_small"

@@ -78,3 +78,16 @@ def test_rules_do_not_depend_on_each_others_order():
     forward = [list(RULES[c].check(facts)) for c in sorted(RULES)]
     backward = [list(RULES[c].check(facts)) for c in sorted(RULES, reverse=True)][::-1]
     assert forward == backward
+
+
+@pytest.mark.parametrize(
+    "worker_init",
+    ["functools.partial(log_to_queue, queue)", "setup_logging"],
+    ids=["the fixes.worker_logging helper", "a function of another module"],
+)
+def test_dlp016_not_where_workers_set_their_logging_up_elsewhere(worker_init):
+    _, source = sample("DLP016")
+    plain = "DataLoader(Samples(), num_workers=2)"
+    assert plain in source
+    source = source.replace(plain, f"DataLoader(Samples(), num_workers=2, worker_init_fn={worker_init})")
+    assert [f.code for f in lint_source(source, "train.py")] == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 import logging
 
-from harness.lint.facts import Hits, ModuleFacts, called, dotted
+from harness.lint.facts import Hits, ModuleFacts, called, dotted, mentions
 
 PROCESS_POOLS = ("Pool", "ProcessPoolExecutor", "Process")
 _LOGGER = logging.Logger
@@ -55,7 +55,8 @@ def dlp015(facts: ModuleFacts) -> Hits:
 def dlp016(facts: ModuleFacts) -> Hits:
     """A Dataset logs from its worker-side methods while logging is configured only in the main
     process (basicConfig, dictConfig, addHandler outside any worker_init_fn): spawned workers
-    start with no handlers. Once a module, at its first such call."""
+    start with no handlers. Not where a worker_init_fn sets logging up, or names logging (a
+    helper such as fixes.worker_logging.log_to_queue). Once a module, at its first such call."""
     configured = [c for c in facts.calls if called(c) in LOG_SETUP or called(c).endswith(".addHandler")]
     in_worker_init = {
         id(node)
@@ -63,7 +64,12 @@ def dlp016(facts: ModuleFacts) -> Hits:
         if f.name in facts.worker_init_names or "worker_init" in f.name
         for node in ast.walk(f)
     }
-    if not configured or any(id(c) in in_worker_init for c in configured):
+    init_fns = [k.value for k in facts.callable_keywords if k.arg == "worker_init_fn"]
+    if (
+        not configured
+        or any(id(c) in in_worker_init for c in configured)
+        or any(mentions(value, "log", "Log") for value in init_fns)
+    ):
         return
     loggers = _logger_names(facts.tree)
     for dataset in facts.datasets:
@@ -90,8 +96,9 @@ def _logs(node: ast.AST, loggers: set[str]) -> bool:
 
 
 def dlp017(facts: ModuleFacts) -> Hits:
-    """A shuffling DistributedSampler whose set_epoch() is never called, and a constant
-    torch.manual_seed() in a function that joins a process group (the same seed on every rank)."""
+    """A shuffling DistributedSampler whose set_epoch() is never called, and torch.manual_seed()
+    with a seed that does not mention the rank, in a function that joins a process group (the same
+    seed on every rank: `torch.manual_seed(args.seed)`)."""
     epochs_set = {dotted(c.func.value) for c in facts.calls if called(c).endswith(".set_epoch")}
     for node in ast.walk(facts.tree):
         if isinstance(node, ast.Assign) and called(node.value).split(".")[-1] == "DistributedSampler":
@@ -104,5 +111,5 @@ def dlp017(facts: ModuleFacts) -> Hits:
     for function in facts.functions:
         joins = any(called(n).endswith("init_process_group") for n in ast.walk(function))
         for node in ast.walk(function) if joins else ():
-            if called(node) == "torch.manual_seed" and node.args and isinstance(node.args[0], ast.Constant):
+            if called(node) == "torch.manual_seed" and node.args and not mentions(node.args[0], "rank"):
                 yield node, {"what": "the same torch.manual_seed on every rank: ranks repeat augmentations"}

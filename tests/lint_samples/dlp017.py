@@ -5,10 +5,12 @@ import torch.distributed as dist
 from torch.utils.data import DataLoader, DistributedSampler
 
 
-def train(rank, dataset):
+def train(rank, dataset, args):
     dist.init_process_group("gloo", rank=rank, world_size=2)
     torch.manual_seed(0)  # DLP017
+    torch.manual_seed(args.seed)  # DLP017
     torch.manual_seed(0 + rank)  # near miss: a seed of its own per rank
+    torch.manual_seed(args.seed + dist.get_rank())  # near miss: the same, asked of the group
     sampler = DistributedSampler(dataset)  # DLP017
     told = DistributedSampler(dataset)  # near miss: set_epoch below
     ordered = DistributedSampler(dataset, shuffle=False)  # near miss: nothing to reshuffle

@@ -1,0 +1,41 @@
+"""Logging set up with dictConfig in main(); the Dataset warns about unreadable records.
+
+pitfalls:
+risks: 18
+"""
+
+import logging
+import logging.config
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+log = logging.getLogger("data")
+
+
+class Records(Dataset):
+    def __len__(self):
+        return 64
+
+    def __getitem__(self, index):
+        if index % 16 == 0:
+            log.warning("record %d unreadable, using zeros", index)
+            return torch.zeros(4)
+        return torch.full((4,), float(index))
+
+
+def main():
+    logging.config.dictConfig(
+        {
+            "version": 1,
+            "handlers": {"file": {"class": "logging.FileHandler", "filename": "run.log"}},
+            "root": {"handlers": ["file"], "level": "INFO"},
+        }
+    )
+    loader = DataLoader(Records(), batch_size=16, num_workers=2)
+    total = sum(batch.sum().item() for batch in loader)
+    log.info("epoch done, sum %.0f", total)
+
+
+if __name__ == "__main__":
+    main()
