@@ -20,7 +20,9 @@ else:  # pragma: no cover
 
 VARIANTS = ("broken", "fixed")
 KNOWN_NEEDS = ("cuda", "opencv")
-CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+# In a clone, the cases/ folder beside harness/; installed from a wheel, the copy it carries.
+_PACKAGED_CASES = Path(__file__).resolve().parent / "catalog"
+CASES_DIR = _PACKAGED_CASES if _PACKAGED_CASES.is_dir() else Path(__file__).resolve().parent.parent / "cases"
 TOP_LEVEL_KEYS = (
     "title",
     "summary",

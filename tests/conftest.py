@@ -75,10 +75,10 @@ def matrix_results(catalog):
 
 
 def harness(*args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
-    """`python -m harness ARGS` from the repository root, its output captured as text."""
+    """`python -m harness ARGS` from the repository root (or `cwd`), its output captured as text."""
+    options.setdefault("cwd", ROOT)
     return subprocess.run(
         [sys.executable, "-m", "harness", *args],
-        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -13,8 +13,9 @@ from rich.markup import escape
 
 from harness import arguments
 from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK
-from harness.commands.lint_files import lint
+from harness.commands.lint_files import add_rule_choice, chosen_rules, lint
 from harness.diagnose import FINE, PITFALL, RISK
+from harness.links import case_link
 from harness.outcomes import Outcome
 
 DEFAULT_BATCHES = 3
@@ -28,6 +29,9 @@ DEFAULT_STALL_S = 30.0
 DEFAULT_CHECK_TIMEOUT_S = 600.0
 DEFAULT_JOBS = 4  # one per profile
 HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
+# `check --json`'s shape: "schema" goes up when a key is removed or changes meaning (adding one does
+# not); README "check --json" lists the keys.
+CHECK_JSON_SCHEMA = 1
 NO_GPU = re.compile(
     r"Torch not compiled with CUDA enabled|Found no NVIDIA driver|No CUDA GPUs are available"
     r"|CUDA driver initialization failed|no CUDA-capable device"
@@ -70,6 +74,7 @@ def add_parser(subparsers) -> None:
         help="run with a /dev/shm of this size, as in a container (Docker's default: 64); Linux only",
     )
     arguments.add_jobs(parser, DEFAULT_JOBS)
+    add_rule_choice(parser)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(handler=handle)
 
@@ -80,7 +85,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     from harness.diagnose import diagnose
     from harness.settings import RunSettings
 
-    findings = lint([args.path], args.stdin)
+    findings = lint([args.path], args.stdin, chosen_rules(args))
     if not args.json:
         from harness import report
 
@@ -167,6 +172,7 @@ def _as_json(path: Path, results, findings, found) -> dict:
         data["stacks"] = sorted(result.stacks)  # the pids; the full dumps are in a results file
         runs.append(data)
     return {
+        "schema": CHECK_JSON_SCHEMA,
         "script": str(path),
         "runs": runs,
         "lint": [str(f) for f in findings],
@@ -237,4 +243,4 @@ def _print_diagnosis(console: Console, diagnosis) -> None:
             return
     console.print(f"    why: {escape(' '.join(case.summary.split()))}", soft_wrap=True)
     console.print(f"    fix: {escape(case.recognition.fix)}", soft_wrap=True)
-    console.print(f"    case: cases/{case.name}/   docs: cases/{case.name}/ on the site", soft_wrap=True)
+    console.print(f"    case: {case_link(case.name)}", soft_wrap=True)
