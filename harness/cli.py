@@ -1,4 +1,5 @@
-"""`python -m harness`: list the cases, run them, run or check your own script, lint, bench."""
+"""`dataloader-pitfalls` (or `dlp`, or `python -m harness`): list the cases, run them, run or check
+your own script, lint, bench."""
 
 from __future__ import annotations
 
@@ -35,8 +36,14 @@ def _stop(signum: int, frame) -> None:
     raise Stopped(signum)
 
 
+def _program() -> str:
+    """The name it was called by: a console command's, or `python -m harness`."""
+    called = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else ""
+    return called if called in ("dataloader-pitfalls", "dlp") else "python -m harness"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="python -m harness", description=__doc__)
+    parser = Parser(prog=_program(), description=__doc__)
     parser.add_argument("--cases-dir", type=Path, default=CASES_DIR, help="where the cases live")
     subparsers = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:

@@ -1,0 +1,106 @@
+"""The tool as users install it: a wheel built from the repository, installed into a new virtual
+environment outside the clone, run on scripts in another folder; and the pre-commit hook, tried
+against this repository from a sample git repository (`pre-commit try-repo`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+pytestmark = [pytest.mark.slow, pytest.mark.linux]
+BROKEN = ROOT / "cases" / "03_lambda_collate" / "broken.py"
+CLEAN = ROOT / "cases" / "03_lambda_collate" / "fixed.py"
+
+
+def run(*command, **options) -> subprocess.CompletedProcess:
+    return subprocess.run(command, capture_output=True, text=True, timeout=600, **options)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> dict:
+    """The wheel, a new venv with it installed (its dependencies from the index), and a folder of
+    the user's scripts; torch comes from this test environment, as the user's own torch would."""
+    where = tmp_path_factory.mktemp("install")
+    built = run(
+        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(where), str(ROOT)
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = where.glob("dataloader_pitfalls-*.whl")
+    venv = where / "venv"
+    assert run(sys.executable, "-m", "venv", str(venv)).returncode == 0
+    bin_dir = venv / ("Scripts" if os.name == "nt" else "bin")
+    started = time.monotonic()
+    pip = run(str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel))
+    assert pip.returncode == 0, pip.stderr[-2000:]
+    seconds = time.monotonic() - started
+    site = run(str(bin_dir / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))")
+    torch_dir = Path(__import__("torch").__file__).parent.parent
+    (Path(site.stdout.strip()) / "users_torch.pth").write_text(f"{torch_dir}\n")
+    project = where / "project"
+    project.mkdir()
+    shutil.copy(BROKEN, project / "train.py")
+    shutil.copy(CLEAN, project / "clean.py")
+    lines = BROKEN.read_text().splitlines()
+    noqa = "\n".join(f"{line}  # noqa" if "collate_fn=lambda" in line else line for line in lines)
+    assert "# noqa" in noqa
+    (project / "silenced.py").write_text(noqa)
+    print(f"wheel {wheel.stat().st_size / 1024:.0f} KB, installed in {seconds:.1f} s")
+    return {"wheel": wheel, "bin": bin_dir, "project": project, "install_s": seconds}
+
+
+def tool(installed, *args, command="dataloader-pitfalls") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    return run(str(installed["bin"] / command), *args, cwd=installed["project"], env=env)
+
+
+def test_the_wheel_carries_the_catalog_and_runs_outside_the_clone(installed):
+    code = "import harness.cases as c; print(c.CASES_DIR, len(c.discover()))"
+    located = tool(installed, "-c", code, command="python")
+    folder, count = located.stdout.split()
+    assert "site-packages" in folder and not folder.startswith(str(ROOT)), folder
+    assert int(count) == len(list((ROOT / "cases").glob("[0-9][0-9]_*")))
+
+
+def test_lint_names_the_case_and_respects_noqa(installed):
+    broken = tool(installed, "lint", "train.py")
+    assert broken.returncode == 1 and "DLP002" in broken.stdout and "cases/03_lambda_collate" in broken.stdout
+    assert tool(installed, "lint", "clean.py", "silenced.py", command="dlp").returncode == 0
+
+
+def test_check_runs_the_script_and_names_the_case(installed):
+    completed = tool(installed, "check", "train.py", "--profile", "linux,windows", "--json")
+    assert completed.returncode == 1, completed.stderr[-2000:]
+    import json
+
+    report = json.loads(completed.stdout)
+    assert report["schema"] == 1
+    assert [r["outcome"] for r in report["runs"]] == ["ok", "crash"]
+    assert report["pitfalls"][0]["case"] == "03_lambda_collate"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")
+def test_pre_commit_try_repo_runs_the_hook(tmp_path):
+    sample = tmp_path / "sample"
+    sample.mkdir()
+    shutil.copy(BROKEN, sample / "train.py")
+    shutil.copy(CLEAN, sample / "clean.py")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    for step in (["init", "-q"], ["add", "."], ["commit", "-q", "-m", "sample"]):
+        assert run(*git, *step, cwd=sample).returncode == 0
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache")}
+    env.pop("PYTHONPATH", None)
+    pre_commit = Path(sysconfig.get_path("scripts")) / "pre-commit"
+    tried = run(
+        str(pre_commit), "try-repo", str(ROOT), "dataloader-pitfalls", "--all-files", cwd=sample, env=env
+    )
+    assert tried.returncode == 1, tried.stdout[-3000:] + tried.stderr[-2000:]
+    assert "train.py:21:20: DLP002" in tried.stdout and "clean.py" not in tried.stdout.split("DLP")[0]
