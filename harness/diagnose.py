@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from harness.cases import Case
-from harness.links import case_link
+from harness.links import case_page
 from harness.lint import Finding
 from harness.measurements import MEASURES, ONLY_WHERE_SUSPECTED, Measurement
 from harness.outcomes import Outcome
@@ -52,7 +52,7 @@ class Diagnosis:
             "why": " ".join(self.case.summary.split()),
             "fix": self.case.recognition.fix if self.case.recognition else "",
             "case_path": f"cases/{self.case.name}/",
-            "docs_page": case_link(self.case.name),
+            "docs_page": case_page(self.case.name),
             "runtime_evidence": self.runtime,
             "measurement": self.measured.text if self.measured else "",
             "verdict": self.why,

@@ -19,6 +19,12 @@ def site_url() -> str:
 
 
 def case_link(name: str) -> str:
-    """`https://…/cases/NN_slug/` with a site URL; `cases/NN_slug` (the repository path) without."""
+    """`https://…/cases/NN_slug/` with a site URL; `cases/NN_slug` (the repository path) without,
+    as a finding ends: `(see cases/NN_slug)`."""
+    return case_page(name).rstrip("/") if not site_url() else case_page(name)
+
+
+def case_page(name: str) -> str:
+    """`https://…/cases/NN_slug/` with a site URL; `cases/NN_slug/` (its folder) without."""
     url = site_url()
-    return f"{url}/cases/{name}/" if url else f"cases/{name}"
+    return f"{url}/cases/{name}/" if url else f"cases/{name}/"

@@ -151,10 +151,27 @@ def worker_memory(results: list[RunResult], case=None) -> Measurement:
         if any(w["metric"] != "uss" for w in workers.values()):
             found.append(Measurement(UNKNOWN, f"{result.profile}: worker memory could be read only as RSS"))
             continue
+        if _keeps_batches(result):
+            found.append(Measurement(UNKNOWN, f"{result.profile}: {KEPT_BATCHES}"))
+            continue
         found.append(_memory_trend(result.profile, epochs[0], workers, threshold))
     if sizes and all(m.refuted for m in sizes) and not any(m.confirmed for m in found):
         return sizes[0]  # small lists cannot grow a worker by copy-on-read, whatever its noise
     return _worst(found + sizes, "no forked worker's memory was sampled long enough")
+
+
+KEPT_BATCHES = (
+    "the main process keeps the batches it receives (its open descriptors rise), which keeps the "
+    "workers' shared memory mapped: their growth is not copy-on-read"
+)
+
+
+def _keeps_batches(result: RunResult) -> bool:
+    """The main process's open descriptors rise steadily: it keeps every batch (case 12)."""
+    return any(
+        len(points) >= FD_MIN_POINTS and _slope(points[len(points) // 4 :]) >= FD_RISE_PER_BATCH
+        for points in (epoch.get("fds") or [] for epoch in result.loader_epochs)
+    )
 
 
 LARGE_CONTAINER = 10_000  # items: a Dataset's lists below this size cannot grow a worker much

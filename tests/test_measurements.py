@@ -84,6 +84,14 @@ def test_worker_growth_carried_to_the_epoch_confirms_or_refutes_copy_on_read():
     assert fine.refuted and "under 40 MB" in fine.text
 
 
+def test_worker_growth_while_the_main_process_keeps_every_batch_is_not_copy_on_read():
+    """Kept batches (case 12) keep the workers' shared memory mapped: their USS grows without any
+    copy-on-read, so the growth says nothing of case 06."""
+    keeps = _epoch(RISING, length=3000, batches=len(RISING))
+    measured = measurements.worker_memory([_run(memory=_memory(30), loader_epochs=[keeps])], CASE_06)
+    assert measured.verdict == measurements.UNKNOWN and "keeps the batches it receives" in measured.text
+
+
 def test_worker_memory_is_judged_on_forked_workers_only():
     epoch = _epoch([[1, 20]], length=2000, batches=100)
     spawned = _run(profile="windows", start_method="spawn", memory=_memory(30), loader_epochs=[epoch])

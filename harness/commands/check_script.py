@@ -15,7 +15,7 @@ from harness import arguments
 from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK
 from harness.commands.lint_files import add_rule_choice, chosen_rules, lint
 from harness.diagnose import FINE, PITFALL, RISK
-from harness.links import case_link
+from harness.links import case_page
 from harness.outcomes import Outcome
 
 DEFAULT_BATCHES = 3
@@ -243,4 +243,4 @@ def _print_diagnosis(console: Console, diagnosis) -> None:
             return
     console.print(f"    why: {escape(' '.join(case.summary.split()))}", soft_wrap=True)
     console.print(f"    fix: {escape(case.recognition.fix)}", soft_wrap=True)
-    console.print(f"    case: {case_link(case.name)}", soft_wrap=True)
+    console.print(f"    case: {case_page(case.name)}", soft_wrap=True)
