@@ -42,9 +42,6 @@ def installed(tmp_path_factory) -> dict:
     pip = run(str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel))
     assert pip.returncode == 0, pip.stderr[-2000:]
     seconds = time.monotonic() - started
-    site = run(str(bin_dir / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))")
-    torch_dir = Path(__import__("torch").__file__).parent.parent
-    (Path(site.stdout.strip()) / "users_torch.pth").write_text(f"{torch_dir}\n")
     project = where / "project"
     project.mkdir()
     shutil.copy(BROKEN, project / "train.py")
@@ -54,7 +51,12 @@ def installed(tmp_path_factory) -> dict:
     assert "# noqa" in noqa
     (project / "silenced.py").write_text(noqa)
     print(f"wheel {wheel.stat().st_size / 1024:.0f} KB, installed in {seconds:.1f} s")
-    return {"wheel": wheel, "bin": bin_dir, "project": project, "install_s": seconds}
+    installed = {"wheel": wheel, "bin": bin_dir, "project": project, "install_s": seconds}
+    installed["without_torch"] = tool(installed, "check", "train.py", "--profile", "linux")
+    site = run(str(bin_dir / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))")
+    torch_dir = Path(__import__("torch").__file__).parent.parent
+    (Path(site.stdout.strip()) / "users_torch.pth").write_text(f"{torch_dir}\n")
+    return installed
 
 
 def tool(installed, *args, command="dataloader-pitfalls") -> subprocess.CompletedProcess:
@@ -74,6 +76,11 @@ def test_lint_names_the_case_and_respects_noqa(installed):
     broken = tool(installed, "lint", "train.py")
     assert broken.returncode == 1 and "DLP002" in broken.stdout and "cases/03_lambda_collate" in broken.stdout
     assert tool(installed, "lint", "clean.py", "silenced.py", command="dlp").returncode == 0
+
+
+def test_check_without_torch_in_its_environment_says_so(installed):
+    completed = installed["without_torch"]
+    assert completed.returncode == 2 and "has no torch" in completed.stderr, completed.stderr
 
 
 def test_check_runs_the_script_and_names_the_case(installed):

@@ -4,8 +4,10 @@ and matched against the catalog of known pitfalls."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 
 from rich.console import Console
@@ -85,6 +87,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     from harness.diagnose import diagnose
     from harness.settings import RunSettings
 
+    _require_torch()
     findings = lint([args.path], args.stdin, chosen_rules(args))
     if not args.json:
         from harness import report
@@ -114,6 +117,17 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     else:
         _print_check(console, results, findings, found)
     return exit_status(results, findings, found)
+
+
+def _require_torch() -> None:
+    """`check` runs the script with this environment's interpreter: without torch every run would
+    fail on its first import, which says nothing about the script."""
+    if importlib.util.find_spec("torch") is None:
+        raise arguments.UsageError(
+            f"this environment ({sys.executable}) has no torch, and check runs your script with it: "
+            "install dataloader-pitfalls into the environment you train in, or add torch here "
+            "(pip install 'dataloader-pitfalls[torch]')"
+        )
 
 
 def _plan(args) -> str:
