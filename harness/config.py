@@ -32,12 +32,14 @@ class Config:
     path: Path | None = None  # the pyproject.toml it was read from
 
 
-def find(start: Path) -> Path | None:
-    """The nearest pyproject.toml at or above `start` that has a [tool.dataloader-pitfalls] table."""
+def find(start: Path) -> tuple[Path, dict] | None:
+    """The nearest pyproject.toml at or above `start` that has a [tool.dataloader-pitfalls] table,
+    and that table."""
     for folder in [start.resolve(), *start.resolve().parents]:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and TOOL in _read(candidate).get("tool", {}):
-            return candidate
+        table = _read(candidate).get("tool", {}).get(TOOL) if candidate.is_file() else None
+        if table is not None:
+            return candidate, table
     return None
 
 
@@ -51,10 +53,10 @@ def _read(path: Path) -> dict:
 def load(path: Path | None = None, start: Path | None = None) -> Config:
     """The settings in `path`, or in the nearest pyproject.toml above `start` (default: the working
     directory); defaults where there is none. A bad setting is a UsageError naming the file."""
-    path = path or find(start or Path.cwd())
-    if path is None:
+    found = (path, _read(path).get("tool", {}).get(TOOL, {})) if path else find(start or Path.cwd())
+    if found is None:
         return Config()
-    table = _read(path).get("tool", {}).get(TOOL, {})
+    path, table = found
     where = f"{path} [tool.{TOOL}]"
     for key in table:
         if key not in KEYS:

@@ -21,7 +21,8 @@ def site_url() -> str:
 def case_link(name: str) -> str:
     """`https://…/cases/NN_slug/` with a site URL; `cases/NN_slug` (the repository path) without,
     as a finding ends: `(see cases/NN_slug)`."""
-    return case_page(name).rstrip("/") if not site_url() else case_page(name)
+    page = case_page(name)
+    return page if site_url() else page.rstrip("/")
 
 
 def case_page(name: str) -> str:

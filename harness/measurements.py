@@ -108,9 +108,14 @@ def _slope(points: list[list[int]]) -> float:
     return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
 
 
+def _rise_per_batch(points: list[list[int]]) -> float:
+    """Descriptors opened per batch, past the workers' start-up (the first quarter)."""
+    return _slope(points[len(points) // 4 :])
+
+
 def _fd_trend(profile: str, points: list[list[int]], limit: int, length: int | None) -> Measurement:
     (first_batch, first), (last_batch, last) = points[0], points[-1]
-    slope = _slope(points[len(points) // 4 :])  # past the workers' start-up
+    slope = _rise_per_batch(points)
     seen = f"open descriptors went from {first} to {last} over batches {first_batch}–{last_batch}"
     if slope < FD_RISE_PER_BATCH:
         return Measurement(REFUTED, f"{profile}: {seen}: no steady rise")
@@ -169,7 +174,7 @@ KEPT_BATCHES = (
 def _keeps_batches(result: RunResult) -> bool:
     """The main process's open descriptors rise steadily: it keeps every batch (case 12)."""
     return any(
-        len(points) >= FD_MIN_POINTS and _slope(points[len(points) // 4 :]) >= FD_RISE_PER_BATCH
+        len(points) >= FD_MIN_POINTS and _rise_per_batch(points) >= FD_RISE_PER_BATCH
         for points in (epoch.get("fds") or [] for epoch in result.loader_epochs)
     )
 

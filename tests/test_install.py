@@ -4,6 +4,7 @@ against this repository from a sample git repository (`pre-commit try-repo`)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -86,8 +87,6 @@ def test_check_without_torch_in_its_environment_says_so(installed):
 def test_check_runs_the_script_and_names_the_case(installed):
     completed = tool(installed, "check", "train.py", "--profile", "linux,windows", "--json")
     assert completed.returncode == 1, completed.stderr[-2000:]
-    import json
-
     report = json.loads(completed.stdout)
     assert report["schema"] == 1
     assert [r["outcome"] for r in report["runs"]] == ["ok", "crash"]

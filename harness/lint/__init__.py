@@ -40,13 +40,13 @@ class Finding:
 def select_rules(select: tuple[str, ...] = (), ignore: tuple[str, ...] = ()) -> frozenset[str]:
     """The codes that `select` (codes or prefixes; all when empty) names, less those `ignore` names.
     A selector that names no rule is a ValueError: a typo would otherwise silence nothing or all."""
-    for selector in (*select, *ignore):
-        if not any(code.startswith(selector.upper()) for code in RULES):
-            raise ValueError(f"unknown rule code or prefix '{selector}' (known: {', '.join(RULES)})")
 
     def named(code: str, selectors: tuple[str, ...]) -> bool:
         return any(code.startswith(selector.upper()) for selector in selectors)
 
+    for selector in (*select, *ignore):
+        if not any(named(code, (selector,)) for code in RULES):
+            raise ValueError(f"unknown rule code or prefix '{selector}' (known: {', '.join(RULES)})")
     return frozenset(c for c in RULES if (not select or named(c, select)) and not named(c, ignore))
 
 

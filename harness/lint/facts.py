@@ -101,6 +101,16 @@ class ModuleFacts:
     comprehensions: list[ast.ListComp | ast.GeneratorExp] = field(default_factory=list)
     calls: list[ast.Call] = field(default_factory=list)
 
+    @property
+    def handed_names(self) -> set[str]:
+        """Names of functions passed as collate_fn or worker_init_fn: they run in the workers."""
+        return {k.value.id for k in self.callable_keywords if isinstance(k.value, ast.Name)}
+
+    @property
+    def worker_init_functions(self) -> list[ast.FunctionDef]:
+        """Functions passed as worker_init_fn, or named as one."""
+        return [f for f in self.functions if f.name in self.worker_init_names or "worker_init" in f.name]
+
 
 def collect(tree: ast.Module) -> ModuleFacts:
     """The facts of one module, in one walk over its tree."""

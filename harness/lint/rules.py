@@ -170,9 +170,7 @@ def dlp010(facts: ModuleFacts) -> Hits:
 
 
 def _worker_init_calls(facts: ModuleFacts, function: str, allowed: int) -> Hits:
-    for definition in facts.functions:
-        if definition.name not in facts.worker_init_names and "worker_init" not in definition.name:
-            continue
+    for definition in facts.worker_init_functions:
         for node in ast.walk(definition):
             if called(node) != function or not node.args:
                 continue
@@ -222,7 +220,7 @@ def dlp013(facts: ModuleFacts) -> Hits:
     """A Dataset class, or a function handed to a DataLoader as collate_fn or worker_init_fn, defined
     under `if __name__ == "__main__":`: a spawned (or forkserver) worker imports the script as
     `__mp_main__`, where the guard is false and the definition does not exist."""
-    handed = {k.value.id for k in facts.callable_keywords if isinstance(k.value, ast.Name)}
+    handed = facts.handed_names
     for statement in facts.tree.body:
         if is_main_guard(statement):
             for node in _defined_in(statement.body):

@@ -43,8 +43,7 @@ def dlp015(facts: ModuleFacts) -> Hits:
     """A process pool or process started in a Dataset method other than __init__ (which runs in the
     main process), or in a collate_fn or worker_init_fn: DataLoader workers are daemonic."""
     in_workers = [m for d in facts.datasets for name, m in d.methods.items() if name != "__init__"]
-    handed = {k.value.id for k in facts.callable_keywords if isinstance(k.value, ast.Name)}
-    in_workers += [f for f in facts.functions if f.name in handed]
+    in_workers += [f for f in facts.functions if f.name in facts.handed_names]
     for function in in_workers:
         for node in ast.walk(function):
             name = called(node).split(".")[-1]
@@ -58,12 +57,7 @@ def dlp016(facts: ModuleFacts) -> Hits:
     start with no handlers. Not where a worker_init_fn sets logging up, or names logging (a
     helper such as fixes.worker_logging.log_to_queue). Once a module, at its first such call."""
     configured = [c for c in facts.calls if called(c) in LOG_SETUP or called(c).endswith(".addHandler")]
-    in_worker_init = {
-        id(node)
-        for f in facts.functions
-        if f.name in facts.worker_init_names or "worker_init" in f.name
-        for node in ast.walk(f)
-    }
+    in_worker_init = {id(node) for f in facts.worker_init_functions for node in ast.walk(f)}
     init_fns = [k.value for k in facts.callable_keywords if k.arg == "worker_init_fn"]
     if (
         not configured
