@@ -7,11 +7,11 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
+from harness.site.i18n import t
 from harness.site.plots import _png
 
 SCHEMA_VERSION = 1  # harness.bench.command writes it
 METHOD_COLOURS = {"fork": "#1565c0", "forkserver": "#2e7d32", "spawn": "#c62828"}
-MISSING = '!!! warning "No bench figures recorded yet"\n    Run `nox -s bench` to measure this machine.\n'
 
 
 class BenchFileError(Exception):
@@ -36,12 +36,17 @@ def load_latest(bench_dir: Path) -> dict | None:
 
 def machine(bench: dict) -> str:
     env = bench["environment"]
-    return (
-        f"Measured on {env.get('cpu_model')}, {env.get('usable_cpus')} CPUs, "
-        f"{env.get('memory_gb')} GB of RAM; "
-        f"{env.get('os')} {env.get('os_release')}, Python {env.get('python')}, torch {env.get('torch')}, "
-        f"Pillow {env.get('pillow')}; recorded {bench.get('recorded_at')}, the whole bench took "
-        f"{bench.get('duration_s', 0):.0f} s."
+    return t(
+        "bench.machine",
+        cpu=env.get("cpu_model"),
+        cpus=env.get("usable_cpus"),
+        memory=env.get("memory_gb"),
+        system=f"{env.get('os')} {env.get('os_release')}",
+        python=env.get("python"),
+        torch=env.get("torch"),
+        pillow=env.get("pillow"),
+        recorded=bench.get("recorded_at"),
+        seconds=f"{bench.get('duration_s', 0):.0f}",
     )
 
 
@@ -124,10 +129,10 @@ def first_batch_plot(bench: dict) -> tuple[bytes, str]:
 def startup_table(bench: dict) -> str:
     startup = bench.get("startup")
     if not startup:
-        return MISSING
+        return t("bench.missing")
     methods = list(startup)
     sizes = sorted(next(iter(startup.values())), key=int)  # JSON keys: "0", "256", "64"
-    lines = ["| Dataset size | " + " | ".join(methods) + " |", "| ---: |" + " ---: |" * len(methods)]
+    lines = [t("bench.startup-head") + " | ".join(methods) + " |", "| ---: |" + " ---: |" * len(methods)]
     for size in sizes:
         cells = [f"{startup[m][size]['median']:.2f} s" for m in methods]
         lines.append(f"| {size} MB | " + " | ".join(cells) + " |")
@@ -135,20 +140,17 @@ def startup_table(bench: dict) -> str:
 
 
 def autotune_table(bench: dict) -> str:
-    lines = [
-        "| workload | start method | autotune | of the best | by the sweep alone | of the sweep's time "
-        "| heuristic | of the best |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
-    ]
+    lines = [t("bench.autotune-head"), "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     if not bench.get("autotune"):
-        return MISSING
+        return t("bench.missing")
     for kind, by_method in bench["autotune"].items():
         for method, judged in by_method.items():
             chosen, heuristic = judged["chosen"], judged["heuristic"]
             lines.append(
-                f"| {kind} | {method} | {chosen['num_workers']} workers | {chosen['share_of_best']:.0%} | "
+                f"| {kind} | {method} | {t('bench.workers', n=chosen['num_workers'])} | "
+                f"{chosen['share_of_best']:.0%} | "
                 f"{chosen.get('share_of_best_in_sweep', chosen['share_of_best']):.0%} | "
-                f"{judged['share_of_sweep_time']:.0%} | {heuristic['num_workers']} workers | "
+                f"{judged['share_of_sweep_time']:.0%} | {t('bench.workers', n=heuristic['num_workers'])} | "
                 f"{heuristic['share_of_best']:.0%} |"
             )
     return "\n".join(lines) + "\n"
@@ -160,33 +162,43 @@ def _passes(spent: dict) -> str:
     if len(harness) < 2:
         return ""
     listed = ", ".join
-    return (
-        f" (means of {len(harness)} passes each, in alternating order: harness "
-        f"{listed(f'{s:.1f}' for s in harness)} s; plain loop {listed(f'{s:.1f}' for s in plain)} s)"
+    return t(
+        "bench.passes",
+        n=len(harness),
+        harness=listed(f"{s:.1f}" for s in harness),
+        plain=listed(f"{s:.1f}" for s in plain),
     )
 
 
 def _own_cpu(spent: dict) -> str:
     if "harness_cpu_s" not in spent:
         return ""
-    return (
-        f" The harness's own process used {', '.join(f'{c:.1f}' for c in spent['harness_cpu_s'])} s of CPU "
-        f"per pass, {spent['harness_cpu_share']:.1%} of the CPUs' time."
-    )
+    cpu = ", ".join(f"{c:.1f}" for c in spent["harness_cpu_s"])
+    return t("bench.own-cpu", cpu=cpu, share=f"{spent['harness_cpu_share']:.1%}")
 
 
 def overhead(bench: dict) -> str:
     spent = bench.get("overhead_full_matrix") or bench.get("overhead")
     if spent is None:
-        return MISSING
-    cases = "every case" if spent.get("full_matrix") else f"cases {', '.join(c[:2] for c in spent['cases'])}"
+        return t("bench.missing")
+    if spent.get("full_matrix"):
+        cases = t("bench.every-case")
+    else:
+        cases = t("bench.cases", numbers=", ".join(c[:2] for c in spent["cases"]))
+    summary = t(
+        "bench.overhead",
+        runs=spent["runs"],
+        cases=cases,
+        methods=", ".join(spent["methods"]),
+        parallel=spent["parallel"],
+        harness=f"{spent['harness_s']:.1f}",
+        plain=f"{spent['plain_s']:.1f}",
+        added=f"{spent['added']:+.1%}",
+    )
     lines = [
-        f"{spent['runs']} runs ({cases}, both variants, start methods {', '.join(spent['methods'])}), "
-        f"{spent['parallel']} at a time: through the harness **{spent['harness_s']:.1f} s**, from a plain "
-        f"plain loop **{spent['plain_s']:.1f} s**: the harness added **{spent['added']:+.1%}**"
-        f"{_passes(spent)}.{_own_cpu(spent)}",
+        f"{summary}{_passes(spent)}{t('bench.stop')}{_own_cpu(spent)}",
         "",
-        "| run that hung | timeout | reported after |",
+        t("bench.hang-head"),
         "| --- | ---: | ---: |",
     ]
     for hang in spent["hang_latency"]:

@@ -1,24 +1,31 @@
-"""MkDocs hook: generates a page per case and the plots, and fills the `<!-- dlp:NAME -->` placeholders.
+"""MkDocs hook: generates a page per case and language, the plots and the navigation, and fills the
+`<!-- dlp:NAME -->` placeholders.
 
-Registered in mkdocs.yml under `hooks:`. A case without README, a results file that fails its schema
-check, or an unknown placeholder fails the build with a message that names it. DLP_CASES_DIR and
-DLP_RESULTS_DIR point it at other folders (the tests use them); bench figures come from the
-`bench/` folder inside the results folder.
+Registered in mkdocs.yml under `hooks:`. The site is built from a staging copy of docs/ that also
+holds the generated pages as real files, so that the i18n plugin (mkdocs-static-i18n) sees them
+as it sees any page: `cases/NN_slug.md` from the case's README.md, `cases/NN_slug.zh.md` from its
+README.zh.md. A page or case README in one language only, a case without README, a case in no
+lesson, a results file that fails its schema check, or an unknown placeholder fails the build with
+a message that names it. DLP_CASES_DIR and DLP_RESULTS_DIR point it at other folders (the tests
+use them); bench figures come from the `bench/` folder inside the results folder.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
+import tempfile
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
-from mkdocs.structure.files import File
+from mkdocs.plugins import event_priority
 
 from harness import confirmations
 from harness.cases import CASES_DIR, CaseError, discover
 from harness.results import RESULTS_DIR, ResultsError
-from harness.site import bench_page, pages, plots, results_data
+from harness.site import bench_page, i18n, languages, pages, plots, results_data
+from harness.site.i18n import t
 
 PLACEHOLDER = re.compile(r"<!--\s*dlp:(?P<name>[\w-]+)\s*-->")
 PLOTS_DIR = "assets/plots"
@@ -26,28 +33,65 @@ _state: dict = {}
 
 
 def on_config(config):
+    if config.docs_dir == _state.get("staging"):
+        return config  # the i18n plugin building the next language with the same configuration
     cases_dir = Path(os.environ.get("DLP_CASES_DIR", CASES_DIR))
     results_dir = Path(os.environ.get("DLP_RESULTS_DIR", RESULTS_DIR))
     try:
         _state["cases"] = discover(cases_dir)
         _state["recorded"] = results_data.load_all(results_dir)
         _state["bench"] = bench_page.load_latest(results_dir / "bench")
-    except (CaseError, ResultsError, bench_page.BenchFileError) as exc:
+        languages.check_pairs(Path(config.docs_dir), _state["cases"])
+        languages.check_lessons(_state["cases"])
+    except (CaseError, ResultsError, bench_page.BenchFileError, languages.LanguageError) as exc:
         raise PluginError(str(exc)) from None
     _state["reference"] = results_data.reference(_state["recorded"])
     _state["results_dir"] = results_dir
+    _state["source_docs"] = config.docs_dir
+    _stage(config)
+    languages.add_search_terms(Path(config.docs_dir))
+    if config.nav is None:
+        config.nav = languages.nav(_state["cases"], Path(config.docs_dir))
     return config
+
+
+def _stage(config) -> None:
+    """Copy docs/ to a staging folder, add the generated pages and plots to it, and build from it."""
+    _remove_staging()
+    staging = Path(tempfile.mkdtemp(prefix="dlp-docs-"))
+    shutil.copytree(config.docs_dir, staging, dirs_exist_ok=True)
+    for case in _state["cases"]:
+        for lang in i18n.LANGUAGES:
+            with i18n.language(lang):
+                page = staging / pages.case_page_path(case, lang)
+                page.parent.mkdir(parents=True, exist_ok=True)
+                page.write_text(pages.case_page(case), encoding="utf-8")
+    _draw_plots(staging)
+    _state["staging"] = config.docs_dir = str(staging)
+
+
+def _remove_staging() -> None:
+    staging = _state.pop("staging", None)
+    if staging:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def on_shutdown():
+    _remove_staging()
+
+
+def on_serve(server, config, builder):
+    """`mkdocs serve` rebuilds when the real pages, cases or results change, not the staging copy."""
+    for folder in (_state["source_docs"], CASES_DIR, RESULTS_DIR):
+        server.watch(str(folder))
+    return server
 
 
 def _confirmed(profile: str, case: str, variant: str) -> bool:
     return confirmations.confirmed(profile, case, variant, _state["results_dir"])
 
 
-def on_files(files, config):
-    for case in _state["cases"]:
-        if not (case.path / "README.md").is_file():
-            raise PluginError(f"{case.path}: the case has no README.md, so it cannot have a page")
-        files.append(File.generated(config, pages.case_page_path(case), content=pages.case_page(case)))
+def _draw_plots(staging: Path) -> None:
     _state["plots"] = {}
     reference = _state["reference"]
     drawn = {}
@@ -63,9 +107,21 @@ def on_files(files, config):
     for name, picture in drawn.items():
         if picture is not None:
             png, alt = picture
-            files.append(File.generated(config, f"{PLOTS_DIR}/{name}.png", content=png))
+            target = staging / PLOTS_DIR / f"{name}.png"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(png)
             _state["plots"][name] = alt
-    return files
+
+
+@event_priority(-110)  # after the i18n plugin has put this language's pages in the navigation
+def on_nav(nav, config, files):
+    languages.rename_sections(nav.items, _language(config))
+    return nav
+
+
+def _language(config) -> str:
+    plugin = config.plugins.get("i18n")
+    return getattr(plugin, "current_language", None) or i18n.DEFAULT
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -76,12 +132,13 @@ def on_page_markdown(markdown, page, config, files):
             raise PluginError(f"{page.file.src_uri}: unknown placeholder 'dlp:{name}'")
         return render(page)
 
-    return PLACEHOLDER.sub(fill, markdown)
+    with i18n.language(_language(config)):
+        return PLACEHOLDER.sub(fill, markdown)
 
 
 def _case_of(page):
     for case in _state["cases"]:
-        if page.file.src_uri == pages.case_page_path(case):
+        if page.file.src_uri in {pages.case_page_path(case, lang) for lang in i18n.LANGUAGES}:
             return case
     raise PluginError(f"{page.file.src_uri}: this placeholder belongs on a case page")
 
@@ -90,8 +147,7 @@ def _plot(name: str, what: str, session: str = "reproduce"):
     def render(page) -> str:
         alt = _state["plots"].get(name)
         if alt is None:
-            warning = f'!!! warning "No {what} to draw"\n'
-            return warning + f"    No results file records it yet: run `nox -s {session}`.\n"
+            return t("plot.missing", what=t(what), session=session)
         up = "../" * page.file.src_uri.count("/")
         return f"![{alt}]({up}{PLOTS_DIR}/{name}.png)\n\n<small>{alt}.</small>\n"
 
@@ -101,6 +157,8 @@ def _plot(name: str, what: str, session: str = "reproduce"):
 _RENDERERS = {
     "diff": lambda page: pages.diff(_case_of(page)),
     "observed": lambda page: pages.observed(_case_of(page), _state["recorded"], confirmed=_confirmed),
+    "predict-answer": lambda page: pages.predict_answer(_case_of(page), _state["reference"]),
+    "learning-path": lambda page: languages.learning_path(_state["cases"]),
     "comparison-table": lambda page: pages.comparison_table(
         _state["cases"],
         _state["reference"],
@@ -110,10 +168,10 @@ _RENDERERS = {
     "profiles": lambda page: pages.profiles_list(_state["reference"]),
     "cause-table": lambda page: pages.cause_table(_state["cases"], _state["reference"]),
     "recorded": lambda page: pages.recorded_list(_state["recorded"]),
-    "memory-plot": _plot("memory", "memory series"),
-    "startup-plot": _plot("startup", "run times"),
-    "bench-throughput-plot": _plot("bench-throughput", "throughput", "bench"),
-    "bench-first-batch-plot": _plot("bench-first-batch", "time to the first batch", "bench"),
+    "memory-plot": _plot("memory", "plot.memory"),
+    "startup-plot": _plot("startup", "plot.startup"),
+    "bench-throughput-plot": _plot("bench-throughput", "plot.throughput", "bench"),
+    "bench-first-batch-plot": _plot("bench-first-batch", "plot.first-batch", "bench"),
     "bench-machine": lambda page: _bench(bench_page.machine),
     "bench-startup-table": lambda page: _bench(bench_page.startup_table),
     "bench-autotune-table": lambda page: _bench(bench_page.autotune_table),
@@ -123,4 +181,16 @@ _RENDERERS = {
 
 def _bench(render) -> str:
     bench = _state["bench"]
-    return bench_page.MISSING if bench is None else render(bench)
+    return t("bench.missing") if bench is None else render(bench)
+
+
+@event_priority(-120)  # after the i18n plugin has built every language
+def on_post_build(config):
+    """Material's language switch reads `sitemap.xml` beside each language's root: give the other
+    languages a copy of the one at the site's root (it lists the pages of every language)."""
+    site = Path(config.site_dir)
+    sitemap = site / "sitemap.xml"
+    if sitemap.is_file():
+        for lang in i18n.LANGUAGES:
+            if lang != i18n.DEFAULT and (site / lang).is_dir():
+                shutil.copyfile(sitemap, site / lang / "sitemap.xml")

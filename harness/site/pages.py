@@ -7,36 +7,107 @@ import html
 import re
 
 from harness.cases import VARIANTS, Case
+from harness.site import i18n
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, PROFILES, SYSTEM_NAMES
 from harness.report import SIGNATURE_WIDTH
 from harness.results import RunResult
+from harness.site.i18n import t
 from harness.site.results_data import Recorded
 
 STACK_LINES = 14
 
 
 # A link from one case's README to another's, `(../NN_slug/README.md#part)`: on the site, its page.
-CASE_LINK = re.compile(r"\(\.\./(\d{2}_[a-z0-9_]+)/README\.md(#[^)]*)?\)")
+CASE_LINK = re.compile(r"\(\.\./(\d{2}_[a-z0-9_]+)/README(?:\.zh)?\.md(#[^)]*)?\)")
 
 
-def case_page_path(case: Case) -> str:
-    return f"cases/{case.name}.md"
+# A case's README in each language: README.md (English) and README.zh.md.
+README_NAMES = {"en": "README.md", "zh": "README.zh.md"}
+
+
+def case_page_path(case: Case, lang: str = "en") -> str:
+    return f"cases/{case.name}.md" if lang == "en" else f"cases/{case.name}.{lang}.md"
+
+
+def readme(case: Case, lang: str):
+    return case.path / README_NAMES[lang]
 
 
 def case_page(case: Case) -> str:
-    """The page of one case: its README, then the real scripts, their diff, and what was observed."""
-    readme = CASE_LINK.sub(r"(\1.md\2)", (case.path / "README.md").read_text(encoding="utf-8"))
-    folder = case.path.relative_to(case.path.parent.parent).as_posix()
+    """The page of one case, in the current language: its title, the predict block, the README, the
+    exercise, then the real scripts, their diff, and what was observed."""
+    text = readme(case, i18n.current()).read_text(encoding="utf-8")
+    # Links to another case's README (in either language) go to its page, in the page's language.
+    text = CASE_LINK.sub(r"(\1.md\2)", text)
+    title, _, body = text.partition("\n")
+    folder = _folder(case)
     code = "\n".join(
         f'=== "{variant}.py"\n\n    ```python\n    --8<-- "{folder}/{variant}.py"\n    ```\n'
         for variant in VARIANTS
     )
     return (
-        f"{readme.rstrip()}\n\n## The code\n\n"
-        f"From `{folder}/`, included from the files themselves:\n\n{code}\n"
-        f"## Observed\n\n<!-- dlp:observed -->\n"
+        f"{title}\n\n{predict_block(case)}\n{body.strip()}\n\n{exercise(case)}\n"
+        f"## {t('code.heading')}\n\n{t('code.intro', folder=folder)}\n\n{code}\n"
+        f"## {t('observed.heading')}\n\n<!-- dlp:observed -->\n"
     )
+
+
+def _folder(case: Case) -> str:
+    return case.path.relative_to(case.path.parent.parent).as_posix()
+
+
+def predict_block(case: Case) -> str:
+    """The question before the answer: broken.py, what it does under each start method, and the
+    observed outcomes collapsed below (filled from the results by the `predict-answer` placeholder)."""
+    questions = "\n".join(f"{n}. {t('predict.' + m)}" for n, m in enumerate(START_METHODS_SHOWN, 1))
+    return (
+        f"## {t('predict.heading')}\n\n{t('predict.intro')}\n\n{questions}\n\n"
+        f"{t('predict.choices')}{t('predict.choice-list')}.\n\n"
+        f'???+ example "broken.py"\n\n    ```python\n    --8<-- "{_folder(case)}/broken.py"\n    ```\n\n'
+        f'??? question "{t("predict.answer")}"\n\n    <!-- dlp:predict-answer -->\n'
+    )
+
+
+START_METHODS_SHOWN = ("fork", "forkserver", "spawn")
+
+
+def predict_answer(case: Case, reference: Recorded | None) -> str:
+    """The observed outcomes of both scripts under each profile of the reference results file,
+    indented to sit inside the collapsed block."""
+    if reference is None:
+        return t("predict.no-results")
+    rows = [t("predict.answer-head"), "| --- | --- | --- | --- |"]
+    for profile in reference.profiles_run():
+        how = t("observed.native") if reference.native(profile) else t("observed.emulated")
+        cells = [cell(reference.get(case.name, v, profile)) for v in VARIANTS]
+        method = PROFILES[profile].start_method
+        rows.append(f"| {method} | {PROFILES[profile].title} <small>({how})</small> | {cells[0]} | {cells[1]} |")
+    text = t("predict.answer-intro", file=reference.path.name) + "\n\n" + "\n".join(rows)
+    return text.replace("\n", "\n    ")
+
+
+def exercise(case: Case) -> str:
+    """Fix your own copy of broken.py, and let `check` judge it under every profile."""
+    number = case.number
+    copy = f"my_{number}.py"
+    stdin = "--stdin " if case.via_stdin else ""
+    shm = f"--shm-mb {case.dev_shm_mb:g} " if case.dev_shm_mb else ""
+    commands = [
+        f"nox -s reproduce -- {number}{' ' * 19}# {t('exercise.see')}",
+        f"cp {_folder(case)}/broken.py {copy}   # {t('exercise.copy')}",
+        f"nox -s check -- {stdin}{shm}--full {copy}   # {t('exercise.check')}",
+    ]
+    notes = []
+    if case.via_stdin:
+        notes.append(t("exercise.stdin"))
+    if case.dev_shm_mb:
+        notes.append(t("exercise.shm", mb=f"{case.dev_shm_mb:g}"))
+    if "gpu" in case.needs:
+        notes.append(t("exercise.gpu"))
+    block = "```bash\n" + "\n".join(commands) + "\n```"
+    extra = "".join(f"{note}\n\n" for note in notes)
+    return f"## {t('exercise.heading')}\n\n{t('exercise.intro')}\n\n{block}\n\n{extra}{t('exercise.done')}\n"
 
 
 def diff(case: Case) -> str:
@@ -48,7 +119,7 @@ def diff(case: Case) -> str:
 
 def outcome_badge(result: RunResult | None) -> str:
     if result is None:
-        return '<span class="dlp-outcome dlp-none">not recorded</span>'
+        return f'<span class="dlp-outcome dlp-none">{t("cell.none")}</span>'
     return f'<span class="dlp-outcome dlp-{result.outcome.value}">{result.outcome.value}</span>'
 
 
@@ -70,19 +141,20 @@ def cell(result: RunResult | None, limit: int = SIGNATURE_WIDTH) -> str:
         if detail:
             parts.append(f"<br><small>{literal(short(detail, limit))}</small>")
         if result.expected_unverified:
-            parts.append(f"<br><small><em>expected {result.expected}, unverified</em></small>")
+            parts.append(f"<br><small><em>{t('cell.unverified', outcome=result.expected)}</em></small>")
         if result.matched is False:
-            parts.append(f'<br><strong class="dlp-mismatch">MISMATCH: expected {result.expected}</strong>')
+            mismatch = t("cell.mismatch", outcome=result.expected)
+            parts.append(f'<br><strong class="dlp-mismatch">{mismatch}</strong>')
     return "".join(parts)
 
 
 def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False) -> str:
     """Per results file: profile × variant, with stacks for hangs."""
     if not recorded:
-        return '!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n'
+        return t("observed.none")
     blocks = []
     for source in recorded:
-        rows = ["| profile | broken | fixed |", "| --- | --- | --- |"]
+        rows = [t("observed.head"), "| --- | --- | --- |"]
         for profile in source.profiles_run():
             native = source.native(profile)
             cells = [
@@ -90,9 +162,9 @@ def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False)
                 + ("" if native else _unconfirmed(case, v, profile, confirmed))
                 for v in VARIANTS
             ]
-            how = "observed" if native else "emulated"
+            how = t("observed.native") if native else t("observed.emulated")
             rows.append(f"| {profile} <small>({how})</small> | {cells[0]} | {cells[1]} |")
-        blocks.append(f"From {source.describe()}.\n\n" + "\n".join(rows) + "\n")
+        blocks.append(t("observed.from", source=source.describe()) + "\n\n" + "\n".join(rows) + "\n")
         blocks.extend(_stacks(source.get(case.name, v, p)) for v in VARIANTS for p in source.profiles_run())
     return "\n".join(block for block in blocks if block)
 
@@ -107,14 +179,14 @@ def _stacks(result: RunResult | None) -> str:
             continue
         _, _, rest = text.partition("\n")  # after the "# pid …" header line
         current = rest[rest.find("Current thread") :] if "Current thread" in rest else rest
-        excerpts.append(f"Python stack of worker {pid}:\n\n" + _code(current, "text"))
+        excerpts.append(t("stacks.python", pid=pid) + "\n\n" + _code(current, "text"))
         native = result.native_stacks.get(pid)
         if native:
-            excerpts.append(f"Native stack of worker {pid} (py-spy):\n\n" + _code(native, "text"))
+            excerpts.append(t("stacks.native", pid=pid) + "\n\n" + _code(native, "text"))
         break  # one worker tells it; the results file has them all
     if not result.native_stacks:
-        excerpts.append(result.native_stacks_note or "No native stacks were recorded.")
-    title = f"Stacks at the timeout: {result.variant}, {result.profile}"
+        excerpts.append(result.native_stacks_note or t("stacks.none"))
+    title = t("stacks.title", variant=result.variant, profile=result.profile)
     body = "\n\n".join(excerpts)
     return f'??? note "{title}"\n\n' + "\n".join("    " + line for line in body.splitlines()) + "\n"
 
@@ -128,10 +200,10 @@ def column_head(source: Recorded, profile: str) -> str:
     """A column's heading: what it stands for, and whether it was observed there or emulated."""
     title = PROFILES[profile].title
     if source.native(profile):
-        return f"{title}<br><small>observed: {source.label()}</small>"
+        return f"{title}<br><small>{t('column.observed', label=source.label())}</small>"
     python = source.environment.get("python", "?")
     system = SYSTEM_NAMES.get(source.system, source.system)
-    return f"{title}<br><small>emulated on {system}, Python {python}</small>"
+    return f"{title}<br><small>{t('column.emulated', system=system, python=python)}</small>"
 
 
 def _unconfirmed(case: Case, variant: str, profile: str, confirmed) -> str:
@@ -140,7 +212,7 @@ def _unconfirmed(case: Case, variant: str, profile: str, confirmed) -> str:
     if (variant, profile) not in case.expect or confirmed(profile, case.name, variant):
         return ""
     system = "Python 3.14" if profile == "linux-3.14" else SYSTEM_NAMES[PROFILES[profile].system]
-    return f"<br><small><em>not yet observed on {system}</em></small>"
+    return f"<br><small><em>{t('cell.unconfirmed', system=system)}</em></small>"
 
 
 def comparison_table(
@@ -151,7 +223,7 @@ def comparison_table(
     columns = [(reference, p) for p in (reference.profiles_run() if reference else PROFILE_NAMES)]
     columns += list(observed_columns)
     heads = [column_head(r, p) if r else PROFILES[p].title for r, p in columns]
-    rows = ["| case | variant | " + " | ".join(heads) + " |", "|---" * (2 + len(heads)) + "|"]
+    rows = [t("comparison.head") + " | ".join(heads) + " |", "|---" * (2 + len(heads)) + "|"]
     for case in cases:
         link = f"[{case.name}]({case_page_path(case)})"
         for variant in VARIANTS:
@@ -168,12 +240,13 @@ def comparison_table(
 def profiles_list(reference: Recorded | None) -> str:
     """What each column imposes in every process, how this machine imitated it, what it cannot show."""
     items = []
+    words = i18n.PROFILE_TEXT.get(i18n.current(), {})
     for profile in PROFILES.values():
         how = reference.emulation(profile.name) if reference else ""
-        seen = f"emulated here as: {literal(how)}." if how else "observed natively."
+        seen = t("profiles.emulated", how=literal(how)) if how else t("profiles.native")
+        imposes, limits = words.get(profile.name, (profile.imposes, profile.limits))
         items.append(
-            f"- **{profile.title}** (`--profile {profile.name}`): {profile.imposes} In the table: {seen} "
-            f"{profile.limits}"
+            t("profiles.item", title=profile.title, name=profile.name, imposes=imposes, seen=seen, limits=limits)
         )
     return "\n".join(items) + "\n"
 
@@ -264,12 +337,11 @@ CAUSE_PROFILES = ("linux", "linux-3.14", "windows")
 
 def cause_table(cases: list[Case], reference: Recorded | None) -> str:
     by_name = {case.name: case for case in cases}
-    heads = " | ".join(f"broken, {profile}" for profile in CAUSE_PROFILES)
-    rows = [
-        f"| difference | fork | forkserver (3.14.1+) | spawn | shown by | {heads} |",
-        "|---" * (5 + len(CAUSE_PROFILES)) + "|",
-    ]
-    for aspect, fork, forkserver, spawn, name in CAUSES:
+    heads = " | ".join(t("cause.column", profile=profile) for profile in CAUSE_PROFILES)
+    rows = [t("cause.head") + heads + " |", "|---" * (5 + len(CAUSE_PROFILES)) + "|"]
+    words = i18n.CAUSES.get(i18n.current())
+    causes = CAUSES if words is None else [(*row, cause[-1]) for row, cause in zip(words, CAUSES, strict=True)]
+    for aspect, fork, forkserver, spawn, name in causes:
         case = by_name.get(name)
         if case is None:
             raise KeyError(f"the cause table names case {name}, which does not exist")
@@ -281,8 +353,8 @@ def cause_table(cases: list[Case], reference: Recorded | None) -> str:
 
 def recorded_list(recorded: list[Recorded]) -> str:
     if not recorded:
-        return '!!! warning "No results recorded yet"\n    Run `nox -s reproduce` and `nox -s verify`.\n'
+        return t("recorded.none")
     items = "\n".join(f"- {r.describe()}" for r in recorded)
-    return '!!! info "Where these observations come from"\n\n' + "\n".join(
+    return t("recorded.title") + "\n\n" + "\n".join(
         "    " + line for line in items.splitlines()
     )
