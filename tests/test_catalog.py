@@ -6,10 +6,16 @@ import pytest
 
 from harness.cases import CASES_DIR, CaseError, select
 
-CASE_FILES = ("broken.py", "fixed.py", "case.toml", "README.md")
+CASE_FILES = (
+    "broken.py",
+    "fixed.py",
+    "case.toml",
+    "README.md",
+    "README.zh.md",
+)  # the README in both languages
 
 
-def test_every_case_folder_has_the_four_files(catalog):
+def test_every_case_folder_has_its_five_files(catalog):
     assert catalog, "no cases found"
     for case in catalog:
         files = {p.name for p in case.path.iterdir() if p.is_file()}

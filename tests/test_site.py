@@ -4,9 +4,11 @@ browser loading the pages (Debian's chromium and chromedriver)."""
 from __future__ import annotations
 
 import functools
+import html
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -50,16 +52,44 @@ def site(tmp_path_factory) -> Path:
     return site_dir
 
 
+# Where each language's pages are, and a word of the page chrome that only that language has.
+LANGUAGES = {"en": ("", "The code"), "zh": ("zh/", "代码")}
+
+
 @pytest.mark.slow
-def test_every_case_has_a_page_with_its_code_and_observations(site):
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_case_has_a_page_with_its_code_and_observations(site, lang):
+    folder, heading = LANGUAGES[lang]
     for case in discover():
-        page = (site / "cases" / case.name / "index.html").read_text()
+        page = (site / folder / "cases" / case.name / "index.html").read_text()
+        readme = case.path / ("README.md" if lang == "en" else f"README.{lang}.md")
+        title = readme.read_text().splitlines()[0].lstrip("# ").split("`")[0]
+        assert html.escape(title, quote=False) in page, f"{case.name}: not its {lang} README"
+        assert f">{heading}<" in page
         for variant in ("broken", "fixed"):
             first_line = case.script(variant).read_text().splitlines()[0].strip('"')
             assert first_line[:40] in page, f"{case.name}: {variant}.py is not included"
         assert "--- broken.py" in page and "+++ fixed.py" in page, f"{case.name}: no diff"
         assert "dlp-outcome" in page, f"{case.name}: no observed outcomes"
         assert "<!-- dlp:" not in page and "--8&lt;--" not in page
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_case_page_has_its_predict_block_and_exercise(site, lang):
+    folder, _ = LANGUAGES[lang]
+    for case in discover():
+        page = (site / folder / "cases" / case.name / "index.html").read_text()
+        predict, _, rest = page.partition('<details class="question">')
+        assert rest, f"{case.name}: no collapsed answer"
+        answer = rest.partition("</details>")[0]
+        assert answer.count("dlp-outcome") == 8, f"{case.name}: the answer lacks the recorded outcomes"
+        assert "broken.py" in predict.rsplit("<h2", 1)[-1] and "<ol>" in predict, f"{case.name}: no question"
+        text = re.sub(r"<[^>]+>", "", rest)
+        assert "nox -s check -- " in text and f"my_{case.number}.py" in text, f"{case.name}: no exercise"
+        assert rest.index("--- broken.py") > rest.index(f"my_{case.number}.py"), (
+            "the exercise comes before the fix"
+        )
 
 
 @pytest.mark.slow
@@ -74,6 +104,8 @@ def test_a_case_readme_linking_another_case_links_its_page_on_the_site(site):
 def test_hang_page_shows_the_stacks(site):
     page = (site / "cases" / "04_opencv_thread_deadlock" / "index.html").read_text()
     assert "Stacks at the timeout" in page and "limit_opencv_threads" in page
+    page = (site / "zh" / "cases" / "04_opencv_thread_deadlock" / "index.html").read_text()
+    assert "超时时的调用栈" in page and "limit_opencv_threads" in page
 
 
 @pytest.mark.slow
@@ -86,13 +118,28 @@ def test_plots_are_drawn_with_alt_text(site):
 
 
 @pytest.mark.slow
-def test_case_without_readme_fails_the_build(tmp_path):
+@pytest.mark.parametrize("readme", ["README.md", "README.zh.md"])
+def test_case_with_a_readme_missing_in_either_language_fails_the_build(tmp_path, readme):
     cases = tmp_path / "cases"
     shutil.copytree(ROOT / "cases", cases)
-    (cases / "03_lambda_collate" / "README.md").unlink()
+    (cases / "03_lambda_collate" / readme).unlink()
     completed = build(tmp_path / "site", DLP_CASES_DIR=str(cases))
     assert completed.returncode != 0
-    assert "03_lambda_collate: the case has no README.md" in completed.stderr
+    assert "every page must exist in English and in 简体中文" in completed.stderr
+    assert f"03_lambda_collate/{readme}" in completed.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_home_page_orders_the_cases_as_lessons(site, lang):
+    from harness.site.i18n import LESSONS
+
+    page = (site / LANGUAGES[lang][0] / "index.html").read_text()
+    path = page[page.index(html.escape(LESSONS[0][0][lang], quote=False)) :]
+    order = [path.index(f'href="cases/{name}/"') for _, _, names in LESSONS for name in names]
+    assert order == sorted(order) and len(order) == len(discover())
+    headings = [path.index(html.escape(title[lang], quote=False)) for title, _, _ in LESSONS]
+    assert headings == sorted(headings)
 
 
 @pytest.mark.slow
@@ -188,14 +235,16 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
-PAGES = ["", "comparison/", "cases/04_opencv_thread_deadlock/", "bench/"]
+PAGES = ["", "comparison/", "cases/04_opencv_thread_deadlock/", "bench/", "start-method/", "cheatsheet/"]
+PAGES += [f"zh/{path}" for path in PAGES] + ["glossary/", "zh/glossary/"]
+SITE_NAMES = {"en": "DataLoader pitfalls", "zh": "DataLoader 多进程陷阱"}
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("path", PAGES)
 def test_page_loads_without_console_errors_and_its_links_resolve(browser, served, path):
     browser.get(served + path)
-    assert "DataLoader pitfalls" in browser.title
+    assert SITE_NAMES["zh" if path.startswith("zh/") else "en"] in browser.title
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == [], errors
     links = {a.get_attribute("href") for a in browser.find_elements("css selector", "a[href]")}
@@ -217,6 +266,75 @@ def test_comparison_table_has_a_row_per_case_and_variant(browser, served):
     assert first_cells[::2] == [case.name for case in cases]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / "comparison.png"))
+
+
+def _switch_language(browser, lang: str) -> None:
+    """Choose `lang` in the header's language menu, as a reader does (the menu opens on hover)."""
+    link = browser.find_element("css selector", f"a.md-select__link[hreflang={lang}]")
+    browser.execute_script("arguments[0].click()", link)
+
+
+@pytest.mark.browser
+def test_the_language_switch_goes_to_the_same_page_in_the_other_language(browser, served):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    case = "03_lambda_collate"
+    browser.get(served + f"cases/{case}/")
+    assert browser.find_element("css selector", "html").get_attribute("lang") == "en"
+    _switch_language(browser, "zh")
+    WebDriverWait(browser, 10).until(lambda b: b.current_url == served + f"zh/cases/{case}/")
+    assert browser.find_element("css selector", "html").get_attribute("lang") == "zh"
+    article = browser.find_element("css selector", "article")
+    assert "用 lambda 作为" in article.find_element("css selector", "h1").text
+    # the code, its diff and the observed outcomes, shared with the English page
+    tabs = article.find_elements("css selector", ".tabbed-set")[-1]
+    assert "collate_fn=lambda batch" in tabs.get_attribute("textContent")
+    assert "--- broken.py" in article.get_attribute("textContent")
+    observed = article.find_elements("css selector", "table")[-1]
+    assert len(observed.find_elements("css selector", ".dlp-outcome")) == 8
+    # the predict block opens on a click and shows what was observed
+    answer = article.find_element("css selector", "details.question")
+    assert answer.get_attribute("open") is None
+    answer.find_element("css selector", "summary").click()
+    WebDriverWait(browser, 5).until(lambda b: answer.get_attribute("open") is not None)
+    badges = answer.find_elements("css selector", ".dlp-outcome")
+    assert [badge.text for badge in badges if badge.is_displayed()][:2] == ["ok", "ok"]
+    assert "Can't pickle local object" in answer.text
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(ARTIFACTS / "case-zh.png"))
+    _switch_language(browser, "en")
+    WebDriverWait(browser, 10).until(lambda b: b.current_url == served + f"cases/{case}/")
+    assert "A lambda as" in browser.find_element("css selector", "article h1").text
+
+
+def _search(browser, served, path: str, query: str) -> list[str]:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(served + path)
+    browser.execute_script("document.querySelector('input[data-md-toggle=search]').checked = true")
+    browser.find_element("css selector", "input.md-search__input").send_keys(query)
+    results = "li.md-search-result__item > a"
+    WebDriverWait(browser, 20).until(lambda b: b.find_elements("css selector", results))
+    return [
+        a.get_attribute("href").removeprefix(served) for a in browser.find_elements("css selector", results)
+    ]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("query", "page", "among"),
+    [
+        ("写时复制", "zh/glossary/", 10),
+        ("死锁", "zh/glossary/", 10),
+        # a glossary term is one word to the search (jieba alone cuts it in two, and 进程 matches
+        # every page): the pages about daemonic processes come first
+        ("守护进程", "zh/glossary/", 4),
+        ("守护进程", "zh/cases/17_pool_inside_worker/", 4),
+    ],
+)
+def test_chinese_search_finds_chinese_words(browser, served, query, page, among):
+    found = [urllib.parse.urldefrag(href)[0].split("?")[0] for href in _search(browser, served, "zh/", query)]
+    assert page in found[:among], found
 
 
 def _results_fixture(folder: Path) -> list:

@@ -120,7 +120,7 @@ def on_nav(nav, config, files):
 
 
 def _language(config) -> str:
-    plugin = config.plugins.get("i18n")
+    plugin = getattr(config, "plugins", {}).get("i18n")
     return getattr(plugin, "current_language", None) or i18n.DEFAULT
 
 
@@ -184,13 +184,11 @@ def _bench(render) -> str:
     return t("bench.missing") if bench is None else render(bench)
 
 
-@event_priority(-120)  # after the i18n plugin has built every language
-def on_post_build(config):
-    """Material's language switch reads `sitemap.xml` beside each language's root: give the other
-    languages a copy of the one at the site's root (it lists the pages of every language)."""
-    site = Path(config.site_dir)
-    sitemap = site / "sitemap.xml"
-    if sitemap.is_file():
-        for lang in i18n.LANGUAGES:
-            if lang != i18n.DEFAULT and (site / lang).is_dir():
-                shutil.copyfile(sitemap, site / lang / "sitemap.xml")
+# The i18n plugin points the theme's alternate links at this page in each language. Material's
+# script fetches a sitemap.xml beside each such link, which exists only at the site's root, and
+# logs a 404 for every page; the language menu in the header links the same pages by itself.
+ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^"]*">')
+
+
+def on_post_page(output, page, config):
+    return ALTERNATE_LINK.sub("", output)

@@ -110,10 +110,10 @@ NAV = {
 _OUTCOME_CHOICES = {
     "en": "**ok**: it finishes, correct · **crash**: an exception or a killed worker · **hang**: it stops "
     "making progress · **wrong**: it finishes with a wrong result · **leak**: memory or files keep "
-    "growing · **slow**: correct, but far slower",
+    "growing · **slow**: correct, but far slower.",
     "zh": "**ok**：正常跑完，结果正确 · **crash**：抛出异常，或 worker 被杀 · **hang**：卡住，不再"
     "有进展 · **wrong**：能跑完，但结果是错的 · **leak**：内存或文件句柄不断增长 · **slow**：结果"
-    "正确，但慢得多",
+    "正确，但慢得多。",
 }
 
 TEXT: dict[str, dict[str, str]] = {
@@ -195,15 +195,21 @@ TEXT: dict[str, dict[str, str]] = {
     "observed.heading": {"en": "Observed", "zh": "实测结果"},
     "observed.head": {"en": "| profile | broken | fixed |", "zh": "| profile | broken | fixed |"},
     "observed.from": {"en": "From {source}.", "zh": "来自 {source}。"},
-    "observed.native": {"en": "observed", "zh": "实测"},
-    "observed.emulated": {"en": "emulated", "zh": "模拟"},
+    "observed.native": {"en": "(observed)", "zh": "（实测）"},
+    "observed.emulated": {"en": "(emulated)", "zh": "（模拟）"},
     "observed.none": {
         "en": '!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n',
         "zh": '!!! warning "还没有记录结果"\n    请运行 `nox -s reproduce` 和 `nox -s verify`。\n',
     },
-    "stacks.title": {"en": "Stacks at the timeout: {variant}, {profile}", "zh": "超时时的调用栈：{variant}，{profile}"},
+    "stacks.title": {
+        "en": "Stacks at the timeout: {variant}, {profile}",
+        "zh": "超时时的调用栈：{variant}，{profile}",
+    },
     "stacks.python": {"en": "Python stack of worker {pid}:", "zh": "worker {pid} 的 Python 调用栈："},
-    "stacks.native": {"en": "Native stack of worker {pid} (py-spy):", "zh": "worker {pid} 的原生调用栈（py-spy）："},
+    "stacks.native": {
+        "en": "Native stack of worker {pid} (py-spy):",
+        "zh": "worker {pid} 的原生调用栈（py-spy）：",
+    },
     "stacks.none": {"en": "No native stacks were recorded.", "zh": "没有记录原生调用栈。"},
     # Table cells.
     "cell.none": {"en": "not recorded", "zh": "未记录"},
@@ -238,7 +244,8 @@ TEXT: dict[str, dict[str, str]] = {
     "cause.column": {"en": "broken, {profile}", "zh": "broken，{profile}"},
     # Plots that are missing.
     "plot.missing": {
-        "en": '!!! warning "No {what} to draw"\n    No results file records it yet: run `nox -s {session}`.\n',
+        "en": '!!! warning "No {what} to draw"\n'
+        "    No results file records it yet: run `nox -s {session}`.\n",
         "zh": '!!! warning "没有可画的{what}"\n    还没有结果文件记录它：请运行 `nox -s {session}`。\n',
     },
     "plot.memory": {"en": "memory series", "zh": "内存曲线"},
@@ -270,7 +277,8 @@ PROFILE_TEXT = {
             "DataLoader 不安装 SIGCHLD 处理函数（torch 在 Windows 上不装）；并对脚本隐藏 Windows 没有的东西："
             "fork 和 forkserver 启动方法、`os.fork`、`resource` 和 `fcntl` 模块。",
             "在 Linux 上模拟看不到 Windows 本身：进程创建（比 Linux 上的 spawn 更慢）、控制台和它的代码页、"
-            "文件锁和路径、`sys.platform`、worker 用来发现父进程退出的 kernel32 看门狗，以及 GPU 驱动的行为。",
+            "文件锁和路径、`sys.platform`、worker 用来发现父进程退出的 kernel32 看门狗，"
+            "以及 GPU 驱动的行为。",
         ),
         "macos": (
             "spawn，Python 3.8 起 macOS 上的默认启动方法；以及 torch 的 `file_system` 共享策略，也是那里"
@@ -286,15 +294,40 @@ PROFILE_TEXT = {
 CAUSES = {
     "zh": [
         ("进程如何启动", "复制正在运行的父进程", "从一个已导入主脚本的服务进程 fork", "启动全新的解释器"),
-        ("主脚本是否再次运行", "从不", "在服务进程里运行一次，名为 `__mp_main__`", "每个 worker 里都运行一次，名为 `__mp_main__`"),
+        (
+            "主脚本是否再次运行",
+            "从不",
+            "在服务进程里运行一次，名为 `__mp_main__`",
+            "每个 worker 里都运行一次，名为 `__mp_main__`",
+        ),
         ("模块顶层的副作用", "只发生一次", "发生两次：脚本本身和服务进程", "每个 worker 里都再发生一次"),
-        ("需要 pickle 的对象", "无：对象直接被复制", "Dataset、collate_fn、worker_init_fn", "Dataset、collate_fn、worker_init_fn"),
+        (
+            "需要 pickle 的对象",
+            "无：对象直接被复制",
+            "Dataset、collate_fn、worker_init_fn",
+            "Dataset、collate_fn、worker_init_fn",
+        ),
         ("Notebook 里定义的类", "随进程一起被复制", "无法导入：找不到", "无法导入：找不到"),
         ("打开的文件和句柄", "被继承，读写位置共享", "无法 pickle", "无法 pickle"),
         ("线程和锁", "被复制，但线程没有跟过来", "服务进程自己的：脚本顶层启动的那些", "干干净净地开始"),
-        ("库的线程池", "被复制成半死不活的状态（OpenCV、OpenMP）", "服务进程的，如果脚本顶层用过它们", "每个 worker 自己新建"),
-        ("内存继承", "写时复制共享，但读操作也会弄脏页面", "服务进程导入的内容共享；Dataset 每个 worker 一份拷贝", "每个 worker 一份完整拷贝"),
-        ("每个 worker 的启动开销", "毫秒级", "fork 一次服务进程，加上 pickle 后的 Dataset", "一个解释器、torch，加上 pickle 后的 Dataset"),
+        (
+            "库的线程池",
+            "被复制成半死不活的状态（OpenCV、OpenMP）",
+            "服务进程的，如果脚本顶层用过它们",
+            "每个 worker 自己新建",
+        ),
+        (
+            "内存继承",
+            "写时复制共享，但读操作也会弄脏页面",
+            "服务进程导入的内容共享；Dataset 每个 worker 一份拷贝",
+            "每个 worker 一份完整拷贝",
+        ),
+        (
+            "每个 worker 的启动开销",
+            "毫秒级",
+            "fork 一次服务进程，加上 pickle 后的 Dataset",
+            "一个解释器、torch，加上 pickle 后的 Dataset",
+        ),
         ("Dataset 上的随机数生成器", "以相同状态被复制", "以相同状态被复制", "以相同状态被复制"),
     ]
 }
@@ -303,7 +336,8 @@ CAUSES = {
 TEXT.update(
     {
         "bench.missing": {
-            "en": '!!! warning "No bench figures recorded yet"\n    Run `nox -s bench` to measure this machine.\n',
+            "en": '!!! warning "No bench figures recorded yet"\n'
+            "    Run `nox -s bench` to measure this machine.\n",
             "zh": '!!! warning "还没有记录基准测试数据"\n    运行 `nox -s bench` 来测量这台机器。\n',
         },
         "bench.machine": {
@@ -331,7 +365,8 @@ TEXT.update(
             "**{added}**",
         },
         "bench.passes": {
-            "en": " (means of {n} passes each, in alternating order: harness {harness} s; plain loop {plain} s)",
+            "en": " (means of {n} passes each, in alternating order: harness {harness} s; "
+            "plain loop {plain} s)",
             "zh": "（各 {n} 轮交替运行的平均值：harness {harness} 秒；普通循环 {plain} 秒）",
         },
         "bench.stop": {"en": ".", "zh": "。"},

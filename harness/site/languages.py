@@ -64,7 +64,9 @@ def check_lessons(cases: list[Case]) -> None:
     known = {case.name for case in cases}
     problems = [f"{name} is in no lesson" for name in sorted(known - set(listed))]
     problems += [f"{name} is in a lesson but is no case" for name in sorted(set(listed) - known)]
-    problems += [f"{name} is in more than one lesson" for name in sorted({n for n in listed if listed.count(n) > 1})]
+    problems += [
+        f"{name} is in more than one lesson" for name in sorted({n for n in listed if listed.count(n) > 1})
+    ]
     if problems:
         raise LanguageError("the learning path (harness/site/i18n.py LESSONS): " + "; ".join(problems))
 
@@ -82,7 +84,8 @@ def learning_path(cases: list[Case]) -> str:
     parts = []
     for heading, intro, names in LESSONS:
         links = "\n".join(
-            f"{n}. [{title(by_name[name], lang)}]({case_page_path(by_name[name])})" for n, name in enumerate(names, 1)
+            f"{n}. [{title(by_name[name], lang)}]({case_page_path(by_name[name])})"
+            for n, name in enumerate(names, 1)
         )
         parts.append(f"{i18n.t('path.lesson', title=heading[lang])}\n\n{intro[lang]}\n\n{links}\n")
     return "\n".join(parts)
@@ -91,12 +94,16 @@ def learning_path(cases: list[Case]) -> str:
 def nav(cases: list[Case], docs_dir: Path) -> list:
     """Start here, the lessons with their cases, then the reference pages (in English: the i18n
     plugin finds each page's translation, and rename_sections translates the section titles)."""
-    english = sorted(p.relative_to(docs_dir).as_posix() for p in docs_dir.glob("*.md") if base_page(p.name) == p.name)
+    english = sorted(
+        p.relative_to(docs_dir).as_posix() for p in docs_dir.glob("*.md") if base_page(p.name) == p.name
+    )
     start = [page for page in START_PAGES if page in english]
     reference = [page for page in REFERENCE_PAGES if page in english]
     reference += [page for page in english if page not in start + reference]
     by_name = {case.name: case for case in cases}
-    lessons = [{heading["en"]: [case_page_path(by_name[name]) for name in names]} for heading, _, names in LESSONS]
+    lessons = [
+        {heading["en"]: [case_page_path(by_name[name]) for name in names]} for heading, _, names in LESSONS
+    ]
     return [{"Start here": start}, *lessons, {"Reference": reference}]
 
 

@@ -7,11 +7,11 @@ import html
 import re
 
 from harness.cases import VARIANTS, Case
-from harness.site import i18n
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, PROFILES, SYSTEM_NAMES
 from harness.report import SIGNATURE_WIDTH
 from harness.results import RunResult
+from harness.site import i18n
 from harness.site.i18n import t
 from harness.site.results_data import Recorded
 
@@ -47,10 +47,20 @@ def case_page(case: Case) -> str:
         for variant in VARIANTS
     )
     return (
-        f"{title}\n\n{predict_block(case)}\n{body.strip()}\n\n{exercise(case)}\n"
+        f"{title}\n\n{predict_block(case)}\n{_with_exercise(body.strip(), case)}\n\n"
         f"## {t('code.heading')}\n\n{t('code.intro', folder=folder)}\n\n{code}\n"
         f"## {t('observed.heading')}\n\n<!-- dlp:observed -->\n"
     )
+
+
+def _with_exercise(body: str, case: Case) -> str:
+    """The README with the exercise before its Fix: the section that shows the diff (or, without
+    one, before its last section, the references)."""
+    diff_at = body.find("<!-- dlp:diff -->")
+    fix_at = body.rfind("\n## ", 0, diff_at) if diff_at >= 0 else body.rfind("\n## ")
+    if fix_at < 0:
+        return f"{body}\n\n{exercise(case)}"
+    return f"{body[:fix_at]}\n\n{exercise(case)}{body[fix_at:]}"
 
 
 def _folder(case: Case) -> str:
@@ -63,7 +73,7 @@ def predict_block(case: Case) -> str:
     questions = "\n".join(f"{n}. {t('predict.' + m)}" for n, m in enumerate(START_METHODS_SHOWN, 1))
     return (
         f"## {t('predict.heading')}\n\n{t('predict.intro')}\n\n{questions}\n\n"
-        f"{t('predict.choices')}{t('predict.choice-list')}.\n\n"
+        f"{t('predict.choices')}{t('predict.choice-list')}\n\n"
         f'???+ example "broken.py"\n\n    ```python\n    --8<-- "{_folder(case)}/broken.py"\n    ```\n\n'
         f'??? question "{t("predict.answer")}"\n\n    <!-- dlp:predict-answer -->\n'
     )
@@ -82,7 +92,9 @@ def predict_answer(case: Case, reference: Recorded | None) -> str:
         how = t("observed.native") if reference.native(profile) else t("observed.emulated")
         cells = [cell(reference.get(case.name, v, profile)) for v in VARIANTS]
         method = PROFILES[profile].start_method
-        rows.append(f"| {method} | {PROFILES[profile].title} <small>({how})</small> | {cells[0]} | {cells[1]} |")
+        rows.append(
+            f"| {method} | {PROFILES[profile].title} <small>{how}</small> | {cells[0]} | {cells[1]} |"
+        )
     text = t("predict.answer-intro", file=reference.path.name) + "\n\n" + "\n".join(rows)
     return text.replace("\n", "\n    ")
 
@@ -94,10 +106,11 @@ def exercise(case: Case) -> str:
     stdin = "--stdin " if case.via_stdin else ""
     shm = f"--shm-mb {case.dev_shm_mb:g} " if case.dev_shm_mb else ""
     commands = [
-        f"nox -s reproduce -- {number}{' ' * 19}# {t('exercise.see')}",
-        f"cp {_folder(case)}/broken.py {copy}   # {t('exercise.copy')}",
-        f"nox -s check -- {stdin}{shm}--full {copy}   # {t('exercise.check')}",
+        (f"nox -s reproduce -- {number}", t("exercise.see")),
+        (f"cp {_folder(case)}/broken.py {copy}", t("exercise.copy")),
+        (f"nox -s check -- {stdin}{shm}--full {copy}", t("exercise.check")),
     ]
+    width = max(len(command) for command, _ in commands) + 3
     notes = []
     if case.via_stdin:
         notes.append(t("exercise.stdin"))
@@ -105,7 +118,7 @@ def exercise(case: Case) -> str:
         notes.append(t("exercise.shm", mb=f"{case.dev_shm_mb:g}"))
     if "gpu" in case.needs:
         notes.append(t("exercise.gpu"))
-    block = "```bash\n" + "\n".join(commands) + "\n```"
+    block = "```bash\n" + "\n".join(f"{c:<{width}}# {why}" for c, why in commands) + "\n```"
     extra = "".join(f"{note}\n\n" for note in notes)
     return f"## {t('exercise.heading')}\n\n{t('exercise.intro')}\n\n{block}\n\n{extra}{t('exercise.done')}\n"
 
@@ -163,7 +176,7 @@ def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False)
                 for v in VARIANTS
             ]
             how = t("observed.native") if native else t("observed.emulated")
-            rows.append(f"| {profile} <small>({how})</small> | {cells[0]} | {cells[1]} |")
+            rows.append(f"| {profile} <small>{how}</small> | {cells[0]} | {cells[1]} |")
         blocks.append(t("observed.from", source=source.describe()) + "\n\n" + "\n".join(rows) + "\n")
         blocks.extend(_stacks(source.get(case.name, v, p)) for v in VARIANTS for p in source.profiles_run())
     return "\n".join(block for block in blocks if block)
@@ -246,7 +259,14 @@ def profiles_list(reference: Recorded | None) -> str:
         seen = t("profiles.emulated", how=literal(how)) if how else t("profiles.native")
         imposes, limits = words.get(profile.name, (profile.imposes, profile.limits))
         items.append(
-            t("profiles.item", title=profile.title, name=profile.name, imposes=imposes, seen=seen, limits=limits)
+            t(
+                "profiles.item",
+                title=profile.title,
+                name=profile.name,
+                imposes=imposes,
+                seen=seen,
+                limits=limits,
+            )
         )
     return "\n".join(items) + "\n"
 
@@ -340,7 +360,9 @@ def cause_table(cases: list[Case], reference: Recorded | None) -> str:
     heads = " | ".join(t("cause.column", profile=profile) for profile in CAUSE_PROFILES)
     rows = [t("cause.head") + heads + " |", "|---" * (5 + len(CAUSE_PROFILES)) + "|"]
     words = i18n.CAUSES.get(i18n.current())
-    causes = CAUSES if words is None else [(*row, cause[-1]) for row, cause in zip(words, CAUSES, strict=True)]
+    causes = (
+        CAUSES if words is None else [(*row, cause[-1]) for row, cause in zip(words, CAUSES, strict=True)]
+    )
     for aspect, fork, forkserver, spawn, name in causes:
         case = by_name.get(name)
         if case is None:
@@ -355,6 +377,4 @@ def recorded_list(recorded: list[Recorded]) -> str:
     if not recorded:
         return t("recorded.none")
     items = "\n".join(f"- {r.describe()}" for r in recorded)
-    return t("recorded.title") + "\n\n" + "\n".join(
-        "    " + line for line in items.splitlines()
-    )
+    return t("recorded.title") + "\n\n" + "\n".join("    " + line for line in items.splitlines())
