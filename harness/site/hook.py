@@ -12,6 +12,7 @@ use them); bench figures come from the `bench/` folder inside the results folder
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shutil
@@ -78,6 +79,9 @@ def _remove_staging() -> None:
 
 def on_shutdown():
     _remove_staging()
+
+
+atexit.register(_remove_staging)  # also when `mkdocs serve` is stopped with Ctrl-C
 
 
 def on_serve(server, config, builder):
