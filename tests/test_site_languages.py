@@ -122,3 +122,24 @@ def test_the_glossaries_list_the_same_terms_and_feed_the_search():
     terms = languages.glossary_terms(DOCS)
     assert {"写时复制", "启动方法", "守护进程", "共享内存"} <= set(terms)
     assert all(re.fullmatch(r"[\u4e00-\u9fff]+", term) for term in terms)
+
+
+CJK = r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted(DOCS.glob("*.zh.md")) + sorted((ROOT / "cases").glob("*/README.zh.md")),
+    ids=lambda path: path.relative_to(ROOT).as_posix(),
+)
+def test_chinese_paragraphs_are_not_broken_between_two_chinese_characters(path):
+    """A line break inside a paragraph renders as a space, which between two Chinese characters
+    is a gap no Chinese writer leaves: such paragraphs are written on one line."""
+    fence = False
+    previous = ""
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+        elif not fence and re.search(CJK + "$", previous) and re.match(CJK, line.lstrip()):
+            pytest.fail(f"{path.name}:{number}: a line break between two Chinese characters")
+        previous = "" if fence else line
