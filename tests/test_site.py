@@ -56,12 +56,17 @@ def site(tmp_path_factory) -> Path:
 LANGUAGES = {"en": ("", "The code"), "zh": ("zh/", "代码")}
 
 
+def case_pages(site: Path, lang: str):
+    """Each case with the HTML of its page in `lang`."""
+    for case in discover():
+        yield case, (site / LANGUAGES[lang][0] / "cases" / case.name / "index.html").read_text()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_case_has_a_page_with_its_code_and_observations(site, lang):
-    folder, heading = LANGUAGES[lang]
-    for case in discover():
-        page = (site / folder / "cases" / case.name / "index.html").read_text()
+    heading = LANGUAGES[lang][1]
+    for case, page in case_pages(site, lang):
         readme = case.path / ("README.md" if lang == "en" else f"README.{lang}.md")
         title = readme.read_text().splitlines()[0].lstrip("# ").split("`")[0]
         assert html.escape(title, quote=False) in page, f"{case.name}: not its {lang} README"
@@ -77,9 +82,7 @@ def test_every_case_has_a_page_with_its_code_and_observations(site, lang):
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_case_page_has_its_predict_block_and_exercise(site, lang):
-    folder, _ = LANGUAGES[lang]
-    for case in discover():
-        page = (site / folder / "cases" / case.name / "index.html").read_text()
+    for case, page in case_pages(site, lang):
         predict, _, rest = page.partition('<details class="question">')
         assert rest, f"{case.name}: no collapsed answer"
         answer = rest.partition("</details>")[0]
