@@ -25,7 +25,7 @@ pytest.importorskip("mkdocs", reason="the docs extra is not installed")
 from mkdocs.exceptions import PluginError
 
 from harness.cases import discover
-from harness.site import hook
+from harness.site import hook, pages
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = Path(os.environ.get("DLP_ARTIFACTS", ROOT / "build" / "test-artifacts"))
@@ -67,8 +67,7 @@ def case_pages(site: Path, lang: str):
 def test_every_case_has_a_page_with_its_code_and_observations(site, lang):
     heading = LANGUAGES[lang][1]
     for case, page in case_pages(site, lang):
-        readme = case.path / ("README.md" if lang == "en" else f"README.{lang}.md")
-        title = readme.read_text().splitlines()[0].lstrip("# ").split("`")[0]
+        title = pages.readme(case, lang).read_text().splitlines()[0].lstrip("# ").split("`")[0]
         assert html.escape(title, quote=False) in page, f"{case.name}: not its {lang} README"
         assert f">{heading}<" in page
         for variant in ("broken", "fixed"):

@@ -77,11 +77,7 @@ def _remove_staging() -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def on_shutdown():
-    _remove_staging()
-
-
-atexit.register(_remove_staging)  # also when `mkdocs serve` is stopped with Ctrl-C
+atexit.register(_remove_staging)  # when the build ends, and when `mkdocs serve` is stopped (Ctrl-C)
 
 
 def on_serve(server, config, builder):

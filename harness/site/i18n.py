@@ -252,8 +252,6 @@ TEXT: dict[str, dict[str, str]] = {
     "plot.startup": {"en": "run times", "zh": "运行时间"},
     "plot.throughput": {"en": "throughput", "zh": "吞吐量"},
     "plot.first-batch": {"en": "time to the first batch", "zh": "首个 batch 的耗时"},
-    # The learning path on the home page.
-    "path.lesson": {"en": "### {title}", "zh": "### {title}"},
 }
 
 # The profiles' own words (harness/profiles.py) in the other languages: what each imposes, and what

@@ -13,7 +13,7 @@ from pathlib import Path
 from harness.cases import Case
 from harness.site import i18n
 from harness.site.i18n import LANGUAGES, LESSONS
-from harness.site.pages import README_NAMES, case_page_path
+from harness.site.pages import README_NAMES, case_page_path, readme
 
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 # The pages of the two ends of the navigation, in order; any other page of docs/ joins "Reference".
@@ -73,7 +73,7 @@ def check_lessons(cases: list[Case]) -> None:
 
 def title(case: Case, lang: str) -> str:
     """The case's title in `lang`: its README's first heading, e.g. "03 · A lambda as `collate_fn`"."""
-    first = (case.path / README_NAMES[lang]).read_text(encoding="utf-8").partition("\n")[0]
+    first = readme(case, lang).read_text(encoding="utf-8").partition("\n")[0]
     return first.lstrip("#").strip()
 
 
@@ -87,7 +87,7 @@ def learning_path(cases: list[Case]) -> str:
             f"{n}. [{title(by_name[name], lang)}]({case_page_path(by_name[name])})"
             for n, name in enumerate(names, 1)
         )
-        parts.append(f"{i18n.t('path.lesson', title=heading[lang])}\n\n{intro[lang]}\n\n{links}\n")
+        parts.append(f"### {heading[lang]}\n\n{intro[lang]}\n\n{links}\n")
     return "\n".join(parts)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import html
 import re
+from pathlib import Path
 
 from harness.cases import VARIANTS, Case
 from harness.outcomes import Outcome
@@ -30,7 +31,7 @@ def case_page_path(case: Case, lang: str = "en") -> str:
     return f"cases/{case.name}.md" if lang == "en" else f"cases/{case.name}.{lang}.md"
 
 
-def readme(case: Case, lang: str):
+def readme(case: Case, lang: str) -> Path:
     return case.path / README_NAMES[lang]
 
 
@@ -82,6 +83,11 @@ def predict_block(case: Case) -> str:
 START_METHODS_SHOWN = ("fork", "forkserver", "spawn")
 
 
+def _how(native: bool) -> str:
+    """ "(observed)" for a profile that ran on its own system, "(emulated)" for one imitated here."""
+    return t("observed.native") if native else t("observed.emulated")
+
+
 def predict_answer(case: Case, reference: Recorded | None) -> str:
     """The observed outcomes of both scripts under each profile of the reference results file,
     indented to sit inside the collapsed block."""
@@ -89,7 +95,7 @@ def predict_answer(case: Case, reference: Recorded | None) -> str:
         return t("predict.no-results")
     rows = [t("predict.answer-head"), "| --- | --- | --- | --- |"]
     for profile in reference.profiles_run():
-        how = t("observed.native") if reference.native(profile) else t("observed.emulated")
+        how = _how(reference.native(profile))
         cells = [cell(reference.get(case.name, v, profile)) for v in VARIANTS]
         method = PROFILES[profile].start_method
         rows.append(
@@ -175,8 +181,7 @@ def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False)
                 + ("" if native else _unconfirmed(case, v, profile, confirmed))
                 for v in VARIANTS
             ]
-            how = t("observed.native") if native else t("observed.emulated")
-            rows.append(f"| {profile} <small>{how}</small> | {cells[0]} | {cells[1]} |")
+            rows.append(f"| {profile} <small>{_how(native)}</small> | {cells[0]} | {cells[1]} |")
         blocks.append(t("observed.from", source=source.describe()) + "\n\n" + "\n".join(rows) + "\n")
         blocks.extend(_stacks(source.get(case.name, v, p)) for v in VARIANTS for p in source.profiles_run())
     return "\n".join(block for block in blocks if block)
