@@ -37,8 +37,9 @@ def _number(field: str) -> int | None:
 
 def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: float) -> list[dict]:
     """Each DataLoader iteration (epoch) of process `pid`: when it started, how long until its
-    first batch, how many batches it delivered, and, once exhausted, how long it took in all
-    (`duration_s`, else None); its length in batches and the soft open-file limit (None where
+    first batch and until its last (`last_batch_s`), how many batches it delivered, and, once
+    exhausted, how long it took in all (`duration_s`, else None: the time after the last batch is
+    the workers' shutdown); its length in batches and the soft open-file limit (None where
     unknown), and the process's open file descriptors after each batch (`fds`: [batch, count])."""
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
@@ -47,6 +48,7 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
             epochs[fields[1]] = {
                 "started_s": round(at, 3),
                 "first_batch_s": None,
+                "last_batch_s": None,
                 "batches": 0,
                 "duration_s": None,
                 "length": _number(fields[2]),
@@ -59,8 +61,9 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
             if kind == "end":
                 epoch["duration_s"] = round(at - epoch["started_s"], 3)
                 continue
+            epoch["last_batch_s"] = round(at - epoch["started_s"], 3)
             if epoch["first_batch_s"] is None:
-                epoch["first_batch_s"] = round(at - epoch["started_s"], 3)
+                epoch["first_batch_s"] = epoch["last_batch_s"]
             if len(fields) == 5 and fields[3] != "-":
                 epoch["fds"].append([int(fields[2]), int(fields[3])])
     for epoch in epochs.values():

@@ -14,7 +14,7 @@ from harness import confirmations, needs, profiles, runner, shm_limit
 from harness.active_runs import ACTIVE_RUNS
 from harness.cases import CASES_DIR, Case
 from harness.idleness import DEFAULT_IDLE_S
-from harness.measurements import startup_wait
+from harness.measurements import startup_figures, startup_wait
 from harness.memory import largest_growth
 from harness.observation import Observation, Stop
 from harness.outcomes import Outcome, classify, hang_signature
@@ -176,11 +176,8 @@ def judge_startup(epochs: list[dict], threshold: float) -> tuple[Outcome, str]:
     waited = startup_wait(epochs)
     if waited is None:
         return Outcome.ERROR, f"no complete epoch after the first was recorded ({len(epochs)} epochs)"
-    seconds, share = waited
-    figures = (
-        f"epochs after the first waited {seconds:.2f} s for their first batch, {share:.0%} of their time "
-        f"(threshold {threshold:.0%})"
-    )
+    share = waited[1]
+    figures = f"{startup_figures(epochs)} (threshold {threshold:.0%})"
     return (Outcome.SLOW if share > threshold else Outcome.OK), figures
 
 

@@ -116,3 +116,14 @@ def test_a_profile_that_cannot_be_imposed_is_an_error_never_a_run(tmp_path, monk
     monkeypatch.setattr(profiles, "unavailable", lambda profile: "")  # as if the harness thought it could
     failed = matrix.observe(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
     assert failed.outcome == "error" and "could not impose the profile" in failed.reason
+
+
+@pytest.mark.slow
+@pytest.mark.linux
+def test_the_windows_profile_does_not_wait_for_a_shm_manager_at_shutdown():
+    """Under spawn with file_system on Linux each worker's torch_shm_manager inherits the write end
+    of that worker's sentinel pipe, so the loop waited 5 s a worker after its last batch (10 s for
+    2). Windows has no such manager and sees a worker's exit at once: its profile must not pay it."""
+    observed = run_script(SCRIPTS_DIR / "worker_shutdown.py", "windows", RunSettings(timeout_s=60))
+    waited = float(re.search(r"after the last batch: (\S+) s", observed.output).group(1))
+    assert waited < 4.0, observed.output
