@@ -195,3 +195,12 @@ def test_causes_and_leftovers_are_printed_as_text_not_markup():
     check_script._print_check(console, [result], [], [])
     printed = console.file.getvalue()
     assert printed.count(odd) >= 6, printed
+
+
+def test_run_says_how_much_time_is_left_from_the_pace_so_far():
+    from harness.commands.run_cases import time_left
+
+    assert time_left(60.0, 10, 76) == "about 7 min left"
+    assert time_left(10.0, 10, 20) == "about 10 s left"
+    assert time_left(1.0, 10, 11) == "about 5 s left"
+    assert time_left(99.0, 76, 76) == "done"

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from harness import arguments
 from harness.cases import VARIANTS, discover, select
@@ -70,7 +78,8 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
 
 def _run_with_progress(console: Console, jobs: list, workers: int, width: int) -> list:
-    """Runs the jobs, a line per finished run above a progress bar."""
+    """Runs the jobs: a line per finished run, counted and with the time left, above a progress
+    bar (in a terminal; a log gets the lines alone)."""
     from harness import matrix, report
 
     progress = Progress(
@@ -78,22 +87,39 @@ def _run_with_progress(console: Console, jobs: list, workers: int, width: int) -
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
         console=console,
         transient=not console.is_terminal,
     )
+    started = time.monotonic()
     with progress:
         task = progress.add_task("runs", total=len(jobs))
 
         def done(result) -> None:
+            progress.advance(task)
+            count = int(progress.tasks[0].completed)
             verdict = {True: "as expected", False: "MISMATCH", None: result.reason}[result.matched]
+            left = time_left(time.monotonic() - started, count, len(jobs))
             progress.console.print(
-                f"  {result.case:{width}} {result.variant:6} {result.profile:10} → {result.outcome}"
-                f" ({escape(verdict)}) {result.duration_s:.1f}s"
+                f"  {escape(f'[{count:>{len(str(len(jobs)))}}/{len(jobs)}, {left}]')} {result.case:{width}} "
+                f"{result.variant:6} {result.profile:10} → {result.outcome}"
+                f" ({escape(verdict)}) {result.duration_s:.1f}s",
+                highlight=False,
             )
             report.print_cleanup_note(progress.console, result, indent=6)
-            progress.advance(task)
 
         return matrix.run_all(jobs, workers, on_done=done)
+
+
+def time_left(elapsed_s: float, done: int, total: int) -> str:
+    """The time the remaining runs will take at the pace so far, in words ("about 3 min left")."""
+    if done >= total:
+        return "done"
+    seconds = elapsed_s / done * (total - done)
+    if seconds < 60:
+        return f"about {max(5, round(seconds / 5) * 5):.0f} s left"
+    return f"about {round(seconds / 60):.0f} min left"
 
 
 def _print_not_ok(console: Console, observed: list) -> bool:
