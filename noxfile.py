@@ -10,10 +10,25 @@ nox.options.sessions = ["reproduce", "verify", "tests", "lint", "docs"]
 
 # The reference torch; set DLP_TORCH to another version to observe the cases with it.
 TORCH_VERSION = os.environ.get("DLP_TORCH", "2.13.0")
+# The index torch comes from. Unset: pip's default, where Linux gets the CUDA build (about 2.7 GB
+# with its nvidia-* wheels; case 05 needs it). PyTorch's CPU-only index gives about 200 MB:
+#   DLP_TORCH_INDEX=https://download.pytorch.org/whl/cpu nox -s reproduce
+TORCH_INDEX_VARIABLE = "DLP_TORCH_INDEX"
+
+
+def install_torch(session: nox.Session) -> None:
+    """torch at the reference version, from DLP_TORCH_INDEX when it names an index."""
+    index = os.environ.get(TORCH_INDEX_VARIABLE, "").strip()
+    if index:
+        session.log(f"torch from {index} ({TORCH_INDEX_VARIABLE})")
+        session.install("--index-url", index, f"torch=={TORCH_VERSION}")
+    else:
+        session.install(f"torch=={TORCH_VERSION}")
 
 
 def install_project(session: nox.Session, *extras: str) -> None:
     """The project, editable, with torch pinned to the reference version, OpenCV and py-spy."""
+    install_torch(session)
     project = f".[{','.join(('cases', 'native-stacks', *extras))}]"
     session.install(f"torch=={TORCH_VERSION}", "-e", project)
 

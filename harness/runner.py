@@ -191,7 +191,7 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
             stdin=stdin,
             stdout=output,
             stderr=subprocess.STDOUT,
-            cwd=workdir,
+            cwd=settings.cwd or workdir,
             env=env,
             **processes.NEW_GROUP,
         )

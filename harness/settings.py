@@ -4,6 +4,7 @@ passed whole."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from harness.idleness import DEFAULT_IDLE_S
 from harness.memory import DEFAULT_MEMORY_LIMIT_MB
@@ -22,7 +23,9 @@ class RunSettings:
     `stall_s` calls it hung when, once iterating, no batch came for that long. `idle_s` calls it
     hung sooner: the main process waits for a batch, no process of the run used the CPU for that
     long, and a worker is blocked for good (harness/idleness.py); None: never. `dev_shm_mb` gives
-    the run a /dev/shm of that size, as a Docker container has (64 MB by default).
+    the run a /dev/shm of that size, as a Docker container has (64 MB by default). `cwd`: the folder
+    the script runs in, kept as it is (default: a new one of its own, removed after the run), for
+    a test that runs a script again where it ran before.
     """
 
     timeout_s: float
@@ -36,6 +39,7 @@ class RunSettings:
     idle_s: float | None = DEFAULT_IDLE_S
     process_limit: int = PROCESS_LIMIT
     dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/shm_limit.py)
+    cwd: Path | None = None
 
     @property
     def watches_progress(self) -> bool:

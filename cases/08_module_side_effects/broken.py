@@ -26,8 +26,8 @@ def main():
     with open(os.path.join(RUN_DIR, "log.txt"), "w") as log:
         for step, batch in enumerate(loader):
             log.write(f"step {step}: {int(batch.sum())}\n")
-    runs = sorted(os.listdir("runs"))
-    print(f"run directories: {runs}")
+    runs = sorted(name for name in os.listdir("runs") if name >= os.path.basename(RUN_DIR))
+    print(f"run directories made by this run: {runs}")
     assert len(runs) == 1, f"one training run made {len(runs)} run directories: {runs}"
 
 

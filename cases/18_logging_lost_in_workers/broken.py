@@ -20,7 +20,7 @@ class Samples(Dataset):
 
 
 def main():
-    logging.basicConfig(filename="train.log", level=logging.INFO)
+    logging.basicConfig(filename="train.log", filemode="w", level=logging.INFO)  # a new log each run
     loader = DataLoader(Samples(), batch_size=4, num_workers=2)
     for batch in loader:
         pass  # a training step

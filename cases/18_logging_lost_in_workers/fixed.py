@@ -20,8 +20,12 @@ class Samples(Dataset):
 
 
 def setup_logging(worker_id=None):
-    """Called in the main process and, as worker_init_fn, in each worker: spawned workers start bare."""
-    logging.basicConfig(filename="train.log", level=logging.INFO)  # no-op where already set up (fork)
+    """Called in the main process and, as worker_init_fn, in each worker: spawned workers start bare.
+
+    The main process starts a new log; workers append to it. basicConfig does nothing where logging
+    is already set up (forked workers)."""
+    mode = "w" if worker_id is None else "a"
+    logging.basicConfig(filename="train.log", filemode=mode, level=logging.INFO)
 
 
 def main():
