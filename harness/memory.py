@@ -2,7 +2,8 @@
 
 Each process's unique set size (USS: the pages only it holds, what a forked worker gains by
 copy-on-write) is sampled where the platform gives it, else its RSS. A DataLoader worker's
-baseline is its first sample after it started serving (the boot module marks that moment), so
+baseline is the median of its first three samples after it started serving (the boot module
+marks that moment; a worker that forks a helper shares every page with it for an instant), so
 a spawned worker's import of torch and its unpickled copy of the Dataset count as baseline, not
 as growth.
 """

@@ -5,13 +5,16 @@ names does differently, imposed by the boot module in the script's process and i
 it starts:
 
 - `linux`: fork, Linux's default up to Python 3.13.
-- `linux-3.14`: forkserver as CPython 3.14.1+ (and 3.13.8+) runs it: the server imports the main
-  script once and every worker is a fork of that server. Older interpreters never preloaded
-  `__main__` (CPython issues 126631, 137996; fixed by PR 135295): there the boot module applies
-  the upstream behaviour, and the run says it was emulated.
+- `linux-3.14`: forkserver as CPython 3.14.3+ (and 3.13.12+) runs it: the server imports the main
+  script once, with the script's `sys.argv`, and every worker is a fork of that server. Older
+  interpreters never preloaded `__main__` (CPython issues 126631, 137996; fixed by PR 135295 in
+  3.14.1 and 3.13.8, which preloaded it with the server's own `sys.argv` until gh-143706 in 3.14.3
+  and 3.13.12): there the boot module applies the upstream behaviour, and the run says it was
+  emulated.
 - `windows`: spawn; torch's `file_system` sharing strategy (its only one there); no SIGCHLD
-  handler in the DataLoader (torch skips it on Windows); and what Windows lacks hidden from the
-  script: the fork and forkserver start methods, `os.fork`, the `resource` and `fcntl` modules.
+  handler in the DataLoader (torch skips it on Windows); no descriptor inherited beyond what is
+  passed on purpose, as with Windows handles; and what Windows lacks hidden from the script: the
+  fork and forkserver start methods, `os.fork`, the `resource` and `fcntl` modules.
 - `macos`: spawn and torch's `file_system` sharing strategy, as torch sets on macOS.
 
 A profile runs natively on the system it names and is emulated on Linux; elsewhere it is skipped.
@@ -54,11 +57,14 @@ class Profile:
         python = ".".join(map(str, version[:2]))
         parts = [f"{self.start_method} on {SYSTEM_NAMES.get(system, system)}, Python {python}"]
         if self.preload_main:
-            parts.append("__main__ preloaded in the forkserver as CPython 3.14.1 does")
+            parts.append("__main__ preloaded in the forkserver, with its argv, as CPython 3.14.3+ does")
         if self.sharing_strategy:
             parts.append(f"torch's {self.sharing_strategy} sharing strategy in every process")
         if self.windows_apis:
-            parts.append("fork, forkserver, os.fork, resource and fcntl hidden; no SIGCHLD handler")
+            parts.append(
+                "fork, forkserver, os.fork, resource and fcntl hidden; no SIGCHLD handler; "
+                "no inherited descriptors"
+            )
         return "; ".join(parts)
 
     def environment(self) -> dict[str, str]:
@@ -90,9 +96,11 @@ PROFILES = {
             "Linux, Python ≥ 3.14",
             imposes=(
                 "forkserver, the default on Linux from Python 3.14, as CPython 3.14.1+ and 3.13.8+ run it: "
-                "the server imports the main script once (with its `sys.argv`) and every worker is a fork "
-                "of that server (CPython PR 135295 and 143717). Older interpreters never preloaded the main "
-                "script; there the harness applies the fixed behaviour."
+                "the server imports the main script once and every worker is a fork of that server "
+                "(CPython PR 135295). The import sees the script's `sys.argv` from 3.14.3 and 3.13.12 "
+                "(gh-143706), as here; 3.14.1, 3.14.2 and 3.13.8 to 3.13.11 give it the server's own. "
+                "Older interpreters never preloaded the main script; there the harness applies the fixed "
+                "behaviour."
             ),
             limits=(
                 "An emulation on an older Python cannot show the rest of 3.14: its error texts (a lambda "
@@ -111,7 +119,10 @@ PROFILES = {
                 "spawn, the only start method on Windows; torch's `file_system` sharing strategy, its only "
                 "one there; no SIGCHLD handler in the DataLoader (torch installs none on Windows); and what "
                 "Windows lacks hidden from the script: the fork and forkserver start methods, `os.fork`, "
-                "the `resource` and `fcntl` modules."
+                "the `resource` and `fcntl` modules. Every descriptor a process inherits is made "
+                "non-inheritable, as handles are on Windows: otherwise the `torch_shm_manager` that a "
+                "Linux worker starts (Windows has none) would hold the worker's spawn sentinel open and "
+                "the DataLoader would wait 5 s per worker at shutdown."
             ),
             limits=(
                 "An emulation on Linux cannot show Windows itself: process creation (slower than a Linux "
@@ -134,7 +145,10 @@ PROFILES = {
             limits=(
                 "An emulation on Linux cannot show macOS itself: its default limit of 256 open files, "
                 "shared memory without /dev/shm, Apple's libraries (Accelerate, Objective-C) in forked "
-                "processes, or the resource tracker that torch leaks at exit on Python 3.12.2+."
+                "processes, or the resource tracker that torch leaks at exit on Python 3.12.2+. It keeps "
+                "what Linux and macOS share: each spawned worker starts `torch_shm_manager`, which holds "
+                "the worker's spawn sentinel open, so the DataLoader waits 5 s per worker at shutdown; "
+                "pytorch #81794 reports that wait, but it is not yet observed on a Mac here."
             ),
             sharing_strategy="file_system",
         ),

@@ -264,8 +264,10 @@ PROFILE_TEXT = {
         ),
         "linux-3.14": (
             "forkserver，Python 3.14 起 Linux 上的默认启动方法，按 CPython 3.14.1+ 和 3.13.8+ 的行为运行："
-            "服务进程导入一次主脚本（带着它的 `sys.argv`），每个 worker 都是从这个服务进程 fork 出来的"
-            "（CPython PR 135295 和 143717）。更早的解释器从不预加载主脚本，harness 在那里套用修复后的行为。",
+            "服务进程导入一次主脚本，每个 worker 都是从这个服务进程 fork 出来的（CPython PR 135295）。"
+            "从 3.14.3 和 3.13.12 起，这次导入看到的是脚本自己的 `sys.argv`（gh-143706），这里也是如此；"
+            "3.14.1、3.14.2 以及 3.13.8 到 3.13.11 给它的是服务进程自己的 `sys.argv`。"
+            "更早的解释器从不预加载主脚本，harness 在那里套用修复后的行为。",
             "在较旧的 Python 上模拟，看不到 3.14 的其余变化：它的报错文本（lambda 会报 "
             "`PicklingError: Can't pickle local object <function …>`）、forkserver 的认证、自由线程"
             "（free-threaded）构建，以及 torch 在 3.14 上的不同行为。",
@@ -273,7 +275,9 @@ PROFILE_TEXT = {
         "windows": (
             "spawn，Windows 上唯一的启动方法；torch 的 `file_system` 共享策略，也是那里唯一的一种；"
             "DataLoader 不安装 SIGCHLD 处理函数（torch 在 Windows 上不装）；并对脚本隐藏 Windows 没有的东西："
-            "fork 和 forkserver 启动方法、`os.fork`、`resource` 和 `fcntl` 模块。",
+            "fork 和 forkserver 启动方法、`os.fork`、`resource` 和 `fcntl` 模块。每个进程继承来的文件描述符"
+            "都改为不可继承，和 Windows 上的句柄一样：否则 Linux 上 worker 启动的 `torch_shm_manager`"
+            "（Windows 上没有）会一直占着 worker 的 spawn 哨兵管道，DataLoader 关闭时每个 worker 都要等 5 秒。",
             "在 Linux 上模拟看不到 Windows 本身：进程创建（比 Linux 上的 spawn 更慢）、控制台和它的代码页、"
             "文件锁和路径、`sys.platform`、worker 用来发现父进程退出的 kernel32 看门狗，"
             "以及 GPU 驱动的行为。",
@@ -283,7 +287,9 @@ PROFILE_TEXT = {
             "唯一的一种。",
             "在 Linux 上模拟看不到 macOS 本身：默认只能打开 256 个文件、没有 /dev/shm 的共享内存、fork 出的"
             "进程里的 Apple 库（Accelerate、Objective-C），以及 Python 3.12.2+ 上 torch 退出时泄漏的"
-            "resource tracker。",
+            "resource tracker。它保留了 Linux 和 macOS 共有的行为：每个 spawn 出来的 worker 都会启动 "
+            "`torch_shm_manager`，它一直占着 worker 的 spawn 哨兵管道，于是 DataLoader 关闭时每个 worker "
+            "都要等 5 秒；pytorch #81794 报告过这段等待，但本项目还没有在 Mac 上实际观察到。",
         ),
     }
 }
