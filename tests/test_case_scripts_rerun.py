@@ -22,9 +22,7 @@ PROFILE = "linux"
 def _twice(case, variant: str, folder) -> tuple[str, str, str, list]:
     settings = dataclasses.replace(case.settings(), cwd=folder)
     runs = [
-        matrix.observe(
-            case.script(variant), PROFILE, settings, judging=case, case=case.name, variant=variant
-        )
+        matrix.observe(case.script(variant), PROFILE, settings, judging=case, case=case.name, variant=variant)
         for _ in range(2)
     ]
     return case.name, variant, str(folder), runs

@@ -18,7 +18,9 @@ pytestmark = pytest.mark.linux
 def test_each_epoch_is_timed_to_its_first_batch(matrix_results, variant, method):
     epochs = matrix_results[("13_spawn_startup_cost", variant, method)].loader_epochs
     assert len(epochs) == 3, "three epochs, three DataLoader iterations"
-    assert all(e["batches"] == 100 and e["duration_s"] >= e["last_batch_s"] > e["first_batch_s"] > 0 for e in epochs)
+    assert all(
+        e["batches"] == 100 and e["duration_s"] >= e["last_batch_s"] > e["first_batch_s"] > 0 for e in epochs
+    )
     starts = [e["started_s"] for e in epochs]
     assert starts == sorted(starts)
     later = max(e["first_batch_s"] for e in epochs[1:])
@@ -47,14 +49,22 @@ def test_judge_startup():
 def test_the_workers_shutdown_is_not_counted_as_start_up_but_is_named():
     """Under spawn with file_system (macOS) each epoch can wait 5 s a worker after its last batch:
     that must neither dilute the start-up share below the threshold nor pass unnoticed."""
+
     def epoch(wait, last, duration):
-        return {"started_s": 0.0, "first_batch_s": wait, "last_batch_s": last, "batches": 10,
-                "duration_s": duration}
+        return {
+            "started_s": 0.0,
+            "first_batch_s": wait,
+            "last_batch_s": last,
+            "batches": 10,
+            "duration_s": duration,
+        }
 
     epochs = [epoch(3.0, 4.0, 14.0), epoch(3.0, 4.0, 14.0)]
     outcome, figures = matrix.judge_startup(epochs, 0.25)
     assert outcome is Outcome.SLOW, figures
-    assert "75% of their time up to their last batch; each epoch then waited 10.0 s for its workers" in figures
+    assert (
+        "75% of their time up to their last batch; each epoch then waited 10.0 s for its workers" in figures
+    )
     quick_exit = [epoch(3.0, 4.0, 4.1), epoch(3.0, 4.0, 4.1)]
     assert "workers to exit" not in matrix.judge_startup(quick_exit, 0.25)[1]
 

@@ -12,6 +12,7 @@ worker at shutdown for an exit that Windows reports at once. What it cannot hide
 interpreter is still Linux's (`sys.platform`, paths, signals, the file system).
 """
 
+import contextlib
 import os
 import sys
 
@@ -75,10 +76,8 @@ def no_inherited_descriptors() -> None:
         return
     for fd in descriptors:
         if fd > 2:
-            try:
+            with contextlib.suppress(OSError):  # the listing's own descriptor, closed by now
                 os.set_inheritable(fd, False)
-            except OSError:  # the listing's own descriptor, closed by now
-                pass
 
 
 def hide_from_script() -> None:

@@ -277,7 +277,8 @@ PROFILE_TEXT = {
             "DataLoader 不安装 SIGCHLD 处理函数（torch 在 Windows 上不装）；并对脚本隐藏 Windows 没有的东西："
             "fork 和 forkserver 启动方法、`os.fork`、`resource` 和 `fcntl` 模块。每个进程继承来的文件描述符"
             "都改为不可继承，和 Windows 上的句柄一样：否则 Linux 上 worker 启动的 `torch_shm_manager`"
-            "（Windows 上没有）会一直占着 worker 的 spawn 哨兵管道，DataLoader 关闭时每个 worker 都要等 5 秒。",
+            "（Windows 上没有）会一直占着 worker 的 spawn 哨兵管道，"
+            "DataLoader 关闭时每个 worker 都要等 5 秒。",
             "在 Linux 上模拟看不到 Windows 本身：进程创建（比 Linux 上的 spawn 更慢）、控制台和它的代码页、"
             "文件锁和路径、`sys.platform`、worker 用来发现父进程退出的 kernel32 看门狗，"
             "以及 GPU 驱动的行为。",
