@@ -16,6 +16,10 @@ from harness.site import i18n
 from harness.site.i18n import t
 from harness.site.results_data import Recorded
 
+# A case page shows its own runs whole enough to read their figures (case 13: the wait, its share,
+# the threshold, the workers' shutdown); the comparison table keeps the short form.
+OBSERVED_WIDTH = 300
+
 STACK_LINES = 14
 
 
@@ -177,7 +181,7 @@ def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False)
         for profile in source.profiles_run():
             native = source.native(profile)
             cells = [
-                cell(source.get(case.name, v, profile))
+                cell(source.get(case.name, v, profile), OBSERVED_WIDTH)
                 + ("" if native else _unconfirmed(case, v, profile, confirmed))
                 for v in VARIANTS
             ]
