@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from harness.boot import dlp_contract as contract
+from harness.boot.dlp_contract import event_width
+
 
 def read(probe_dir: Path) -> dict[int, list[list[str]]]:
     """{pid: [fields of each event line]} from the <pid>.events files in `probe_dir`."""
     events: dict[int, list[list[str]]] = {}
-    for path in probe_dir.glob("*.events"):
+    for path in probe_dir.glob(f"*{contract.EVENTS_SUFFIX}"):
         try:
             lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
         except OSError:
@@ -22,7 +25,7 @@ def worker_ready(events: dict[int, list[list[str]]], wall_started: float) -> dic
     ready = {}
     for pid, lines in events.items():
         for fields in lines:
-            if fields[0] == "worker_ready" and len(fields) == 2:
+            if fields[0] == "worker_ready" and len(fields) == event_width("worker_ready"):
                 ready[pid] = round(float(fields[1]) - wall_started, 3)
                 break
     return ready
@@ -44,7 +47,7 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
         kind, at = fields[0], float(fields[-1]) - wall_started
-        if kind == "iter" and len(fields) == 5:
+        if kind == "iter" and len(fields) == event_width("iter"):
             epochs[fields[1]] = {
                 "started_s": round(at, 3),
                 "first_batch_s": None,
@@ -64,7 +67,7 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
             epoch["last_batch_s"] = round(at - epoch["started_s"], 3)
             if epoch["first_batch_s"] is None:
                 epoch["first_batch_s"] = epoch["last_batch_s"]
-            if len(fields) == 5 and fields[3] != "-":
+            if len(fields) == event_width("batch") and fields[3] != "-":
                 epoch["fds"].append([int(fields[2]), int(fields[3])])
     for epoch in epochs.values():
         epoch["fds"] = _spread(epoch["fds"], FD_POINTS)
@@ -79,16 +82,17 @@ def _spread(points: list, most: int) -> list:
     return [points[round(i * step)] for i in range(most)]
 
 
-def _lines(events: dict[int, list[list[str]]], kind: str, count: int):
-    """The fields of every `kind` line of `count` fields (its time last), in any process."""
+def _lines(events: dict[int, list[list[str]]], kind: str):
+    """The fields of every `kind` line with the contract's fields (its time last), in any process."""
+    width = event_width(kind)
     for lines in events.values():
-        yield from (fields for fields in lines if fields[0] == kind and len(fields) == count)
+        yield from (fields for fields in lines if fields[0] == kind and len(fields) == width)
 
 
 def dataset_sizes(events: dict[int, list[list[str]]]) -> dict[str, int]:
     """{path: length} of the containers the Datasets of the run's loaders hold (the largest seen)."""
     sizes: dict[str, int] = {}
-    for _, path, size, _ in _lines(events, "size", 4):
+    for _, path, size, _ in _lines(events, "size"):
         sizes[path] = max(sizes.get(path, 0), int(size))
     return sizes
 
@@ -96,7 +100,7 @@ def dataset_sizes(events: dict[int, list[list[str]]]) -> dict[str, int]:
 def first_batches(events: dict[int, list[list[str]]]) -> dict[str, dict[str, str]]:
     """{loader seed: {worker id: hash of its first batch}}, for IterableDataset loaders."""
     found: dict[str, dict[str, str]] = {}
-    for _, seed, worker, digest, _ in _lines(events, "first_batch", 5):
+    for _, seed, worker, digest, _ in _lines(events, "first_batch"):
         if digest != "-":
             found.setdefault(seed, {})[worker] = digest
     return found
@@ -107,10 +111,10 @@ def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, 
     for each loader iteration, the state each generator started from in each worker, and the
     workers that drew from it by their first batch (harness/boot/dlp_rng.py)."""
     found: dict[str, dict[str, dict]] = {}
-    for _, seed, worker, path, digest, _ in _lines(events, "rng", 6):
+    for _, seed, worker, path, digest, _ in _lines(events, "rng"):
         entry = found.setdefault(seed, {}).setdefault(path, {"states": {}, "used": []})
         entry["states"][worker] = digest
-    for _, seed, worker, path, _ in _lines(events, "rng_used", 5):
+    for _, seed, worker, path, _ in _lines(events, "rng_used"):
         if path in found.get(seed, {}):
             found[seed][path]["used"].append(worker)
     return found

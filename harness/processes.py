@@ -14,7 +14,9 @@ from pathlib import Path
 
 import psutil
 
-RUN_ID_VARIABLE = "DLP_RUN_ID"
+from harness.boot import dlp_contract as contract
+
+RUN_ID_VARIABLE = contract.RUN_ID
 NATIVE_DUMP_TIMEOUT_S = 15
 # How a stuck process is asked for its Python stacks: SIGUSR1 where it exists (faulthandler answers
 # it even while the process holds the GIL), else a trigger file that a thread of the boot module
@@ -112,7 +114,7 @@ def dump_stacks(processes: list[psutil.Process], probe_dir: Path, wait_s: float 
             with contextlib.suppress(psutil.Error):
                 process.send_signal(signal.SIGUSR1)
     else:
-        (probe_dir / "dump-stacks").touch()  # harness/boot/dlp_stacks.py watches for it
+        (probe_dir / contract.DUMP_STACKS_FILE).touch()  # harness/boot/dlp_stacks.py watches for it
     deadline = time.monotonic() + wait_s
     pending = set(headers)
     while pending and time.monotonic() < deadline:
@@ -127,7 +129,11 @@ def dump_stacks(processes: list[psutil.Process], probe_dir: Path, wait_s: float 
 
 def _stack_text(probe_dir: Path, pid: int) -> str:
     try:
-        return (probe_dir / f"{pid}.stacks").read_text(encoding="utf-8", errors="replace").strip()
+        return (
+            (probe_dir / f"{pid}{contract.STACKS_SUFFIX}")
+            .read_text(encoding="utf-8", errors="replace")
+            .strip()
+        )
     except OSError:
         return ""
 

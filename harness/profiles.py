@@ -27,6 +27,8 @@ import platform
 import sys
 from dataclasses import dataclass
 
+from harness.boot import dlp_contract as contract
+
 START_METHODS = ("fork", "forkserver", "spawn")
 SYSTEM_NAMES = {"linux": "Linux", "windows": "Windows", "darwin": "macOS"}
 
@@ -69,13 +71,13 @@ class Profile:
 
     def environment(self) -> dict[str, str]:
         """The variables that tell the boot module what to impose."""
-        variables = {"DLP_START_METHOD": self.start_method}
+        variables = {contract.START_METHOD: self.start_method}
         if self.sharing_strategy:
-            variables["DLP_SHARING_STRATEGY"] = self.sharing_strategy
+            variables[contract.SHARING_STRATEGY] = self.sharing_strategy
         if self.preload_main:
-            variables["DLP_PRELOAD_MAIN"] = "1"
+            variables[contract.PRELOAD_MAIN] = "1"
         if self.windows_apis:
-            variables["DLP_WINDOWS_APIS"] = "1"
+            variables[contract.WINDOWS_APIS] = "1"
         return variables
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from harness import events, idleness, processes, profiles, shm, shm_limit
 from harness.active_runs import ACTIVE_RUNS
+from harness.boot import dlp_contract as contract
 from harness.memory import MemoryMonitor
 from harness.observation import Observation, Stop
 from harness.profiles import Profile
@@ -39,17 +40,7 @@ LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may ta
 CLEANUP_GRACE_S = 5.0
 
 
-BOOT_EXIT_CODE = 86  # the boot module could not impose the profile (harness/boot/sitecustomize.py)
-# Set by the boot module or the harness for one run; never inherited from whoever started the harness.
-_RUN_VARIABLES = (
-    "DLP_START_METHOD",
-    "DLP_PRELOAD_MAIN",
-    "DLP_SHARING_STRATEGY",
-    "DLP_WINDOWS_APIS",
-    "DLP_MAIN_PID",
-    "DLP_FORKSERVER_ARGV",
-    "DLP_STACK_TRIGGER",
-)
+BOOT_EXIT_CODE = contract.BOOT_EXIT_CODE  # the boot module could not impose the profile
 
 
 def child_environment(
@@ -62,17 +53,19 @@ def child_environment(
     """The run's environment: the boot folder first on PYTHONPATH, the profile's settings, and, with
     `tmp_dir`, a temporary directory of its own (TMPDIR, TEMP, TMP), so that runs of the same script
     in parallel never meet in a fixed file under the system's temporary directory."""
-    env = {name: value for name, value in os.environ.items() if name not in _RUN_VARIABLES}
+    env = {name: value for name, value in os.environ.items() if name not in contract.RUN_VARIABLES}
     inherited = [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     python_path = [str(BOOT_DIR), *(extra_path or []), *inherited]
     env.update(
         PYTHONPATH=os.pathsep.join(python_path),
         PYTHONUNBUFFERED="1",  # output of parent and workers interleaves in the order written
         PYTHONIOENCODING="utf-8",  # the output file is read as UTF-8, whatever the console's code page
-        DLP_PROBE_DIR=str(probe_dir),
-        DLP_STACK_TRIGGER=processes.STACK_TRIGGER,
         **profile.environment(),
-        **{processes.RUN_ID_VARIABLE: run_id},
+        **{
+            contract.PROBE_DIR: str(probe_dir),
+            contract.STACK_TRIGGER: processes.STACK_TRIGGER,
+            contract.RUN_ID: run_id,
+        },
     )
     if tmp_dir is not None:
         env.update(TMPDIR=str(tmp_dir), TEMP=str(tmp_dir), TMP=str(tmp_dir))
@@ -120,7 +113,7 @@ class _Run:
         launcher whose child is the interpreter); None until it is written."""
         if self._main_pid is None:
             with contextlib.suppress(OSError, ValueError):
-                self._main_pid = int((self.probe_dir / "main.pid").read_text())
+                self._main_pid = int((self.probe_dir / contract.MAIN_PID_FILE).read_text())
         return self._main_pid
 
     @property
@@ -134,7 +127,7 @@ class _Run:
     def boot_failure(self) -> str:
         """Why the boot module could not impose the profile; "" when it did."""
         try:
-            return (self.probe_dir / "boot-failed").read_text(encoding="utf-8").strip()
+            return (self.probe_dir / contract.BOOT_FAILED_FILE).read_text(encoding="utf-8").strip()
         except OSError:
             return ""
 
@@ -243,7 +236,7 @@ def _progress_says(run: _Run, settings: RunSettings) -> Stop | None:
     if not settings.watches_progress:
         return None
     now = time.monotonic()
-    run.progress.poll(run.probe_dir / f"{run.main_pid}.events", now)
+    run.progress.poll(run.probe_dir / f"{run.main_pid}{contract.EVENTS_SUFFIX}", now)
     if _sampled_enough(run.progress, settings, now):
         return Stop.BATCHES
     stalled = settings.stall_s is not None and now - run.progress.last_progress > settings.stall_s

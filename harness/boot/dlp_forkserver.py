@@ -13,7 +13,9 @@ import json
 import os
 import sys
 
-ARGV_VARIABLE = "DLP_FORKSERVER_ARGV"
+import dlp_contract as contract
+
+ARGV_VARIABLE = contract.FORKSERVER_ARGV
 
 
 def has_upstream_fix(version=None) -> bool:

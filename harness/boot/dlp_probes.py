@@ -31,6 +31,8 @@ import os
 import sys
 import time
 
+import dlp_contract as contract
+
 _WORKER_MODULE = "torch.utils.data._utils.worker"
 _LOADER_MODULE = "torch.utils.data.dataloader"
 _iterator_ids = itertools.count(1)
@@ -102,8 +104,11 @@ def _open_fds():
 
 
 def install(probe_dir):
-    def record(*fields):
-        with open(os.path.join(probe_dir, f"{os.getpid()}.events"), "a") as events:
+    def record(kind, *fields):
+        if len(fields) != len(contract.EVENT_FIELDS[kind]):  # KeyError: a kind not in the contract
+            raise ValueError(f"event {kind!r} takes {contract.EVENT_FIELDS[kind]}, not {fields}")
+        fields = (kind, *fields)
+        with open(os.path.join(probe_dir, f"{os.getpid()}{contract.EVENTS_SUFFIX}"), "a") as events:
             events.write(" ".join(map(str, (*fields, time.time()))) + "\n")
 
     def patch_loader(module):

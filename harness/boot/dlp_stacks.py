@@ -4,12 +4,12 @@ GIL), or, where there is no SIGUSR1 (Windows), once <probe dir>/dump-stacks appe
 
 import os
 
-TRIGGER_FILE = "dump-stacks"
+import dlp_contract as contract
 
 
 def arm(probe_dir: str, trigger: str) -> None:
     def arm_here() -> None:
-        path = os.path.join(probe_dir, f"{os.getpid()}.stacks")
+        path = os.path.join(probe_dir, f"{os.getpid()}{contract.STACKS_SUFFIX}")
         # Kept open for the life of the process: faulthandler writes to its descriptor.
         stacks = open(path, "w")  # noqa: SIM115
         if trigger == "signal":
@@ -18,7 +18,7 @@ def arm(probe_dir: str, trigger: str) -> None:
 
             faulthandler.register(signal.SIGUSR1, file=stacks, all_threads=True)
         else:
-            _watch_trigger_file(os.path.join(probe_dir, TRIGGER_FILE), stacks)
+            _watch_trigger_file(os.path.join(probe_dir, contract.DUMP_STACKS_FILE), stacks)
 
     arm_here()
     if hasattr(os, "register_at_fork"):  # a forked child would otherwise write into its parent's file

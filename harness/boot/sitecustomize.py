@@ -20,25 +20,24 @@ Environment it reads (harness/profiles.py sets them):
 
 import os
 
-BOOT_EXIT_CODE = 86
-MAIN_PID_VARIABLE = "DLP_MAIN_PID"
+import dlp_contract as contract
 
 
 def _impose_profile() -> None:
     import multiprocessing
 
-    if os.environ.get("DLP_WINDOWS_APIS") == "1":
+    if os.environ.get(contract.WINDOWS_APIS) == "1":
         import dlp_windows
 
         dlp_windows.hide_from_script()
-    method = os.environ.get("DLP_START_METHOD")
+    method = os.environ.get(contract.START_METHOD)
     if method:
         multiprocessing.set_start_method(method, force=True)  # ValueError where the platform lacks it
-    if os.environ.get("DLP_PRELOAD_MAIN") == "1":
+    if os.environ.get(contract.PRELOAD_MAIN) == "1":
         import dlp_forkserver
 
         dlp_forkserver.preload_main()
-    strategy = os.environ.get("DLP_SHARING_STRATEGY")
+    strategy = os.environ.get(contract.SHARING_STRATEGY)
     if strategy:
         import dlp_probes
 
@@ -54,10 +53,10 @@ def _only_strategy(module, strategy: str) -> None:
 def _note_main_pid(probe_dir: str) -> None:
     """The first Python process of the run is the script's (on Windows a venv's python.exe is a
     launcher whose child is the interpreter): its pid goes to main.pid, for the harness."""
-    if MAIN_PID_VARIABLE in os.environ:
+    if contract.MAIN_PID in os.environ:
         return
-    os.environ[MAIN_PID_VARIABLE] = str(os.getpid())
-    with open(os.path.join(probe_dir, "main.pid"), "w") as main_pid:
+    os.environ[contract.MAIN_PID] = str(os.getpid())
+    with open(os.path.join(probe_dir, contract.MAIN_PID_FILE), "w") as main_pid:
         main_pid.write(str(os.getpid()))
 
 
@@ -83,13 +82,13 @@ def _fail(probe_dir: str | None) -> None:
     message = f"harness boot: could not impose the profile: {reason}"
     print(message, file=sys.stderr, flush=True)
     if probe_dir:
-        with open(os.path.join(probe_dir, "boot-failed"), "a", encoding="utf-8") as failed:
+        with open(os.path.join(probe_dir, contract.BOOT_FAILED_FILE), "a", encoding="utf-8") as failed:
             failed.write(message + "\n")
-    os._exit(BOOT_EXIT_CODE)
+    os._exit(contract.BOOT_EXIT_CODE)
 
 
 def _main() -> None:
-    probe_dir = os.environ.get("DLP_PROBE_DIR")
+    probe_dir = os.environ.get(contract.PROBE_DIR)
     try:
         if probe_dir:
             _note_main_pid(probe_dir)
@@ -97,7 +96,7 @@ def _main() -> None:
         if probe_dir:
             import dlp_stacks
 
-            dlp_stacks.arm(probe_dir, os.environ.get("DLP_STACK_TRIGGER", "signal"))
+            dlp_stacks.arm(probe_dir, os.environ.get(contract.STACK_TRIGGER, "signal"))
             import dlp_probes  # beside this file: watches torch's DataLoader from outside the script
 
             dlp_probes.install(probe_dir)

@@ -1,0 +1,57 @@
+"""The contract between the harness and its boot modules: every name both sides use, in one place.
+
+The boot modules run inside the script's processes, with this folder on PYTHONPATH, and import
+it as `dlp_contract`; the harness imports it as `harness.boot.dlp_contract`. It imports nothing,
+so that both sides can: a name changed here changes for both.
+"""
+
+# Environment variables that the harness sets for a run (the profile to impose, where to report).
+START_METHOD = "DLP_START_METHOD"  # fork, forkserver or spawn: multiprocessing's default
+PRELOAD_MAIN = "DLP_PRELOAD_MAIN"  # "1": the forkserver imports __main__ once (CPython 3.14.1+)
+SHARING_STRATEGY = "DLP_SHARING_STRATEGY"  # torch.multiprocessing's only sharing strategy
+WINDOWS_APIS = "DLP_WINDOWS_APIS"  # "1": what Windows lacks is hidden (dlp_windows)
+PROBE_DIR = "DLP_PROBE_DIR"  # the folder of the files below
+STACK_TRIGGER = "DLP_STACK_TRIGGER"  # "signal" (SIGUSR1) or "file" (DUMP_STACKS_FILE appears)
+RUN_ID = "DLP_RUN_ID"  # marks every process of the run, so that none escapes its end
+# Set by the boot modules for the processes the script starts.
+MAIN_PID = "DLP_MAIN_PID"  # the script's interpreter: the first process of the run that booted
+FORKSERVER_ARGV = "DLP_FORKSERVER_ARGV"  # the script's sys.argv, for the forkserver's preload
+
+# Set for one run only: never taken from the environment of whoever started the harness.
+RUN_VARIABLES = (
+    START_METHOD,
+    PRELOAD_MAIN,
+    SHARING_STRATEGY,
+    WINDOWS_APIS,
+    MAIN_PID,
+    FORKSERVER_ARGV,
+    STACK_TRIGGER,
+)
+
+# A profile that cannot be imposed ends the process with this status, the reason in BOOT_FAILED_FILE.
+BOOT_EXIT_CODE = 86
+
+# Files in the probe folder.
+MAIN_PID_FILE = "main.pid"  # the pid of MAIN_PID's process
+BOOT_FAILED_FILE = "boot-failed"  # why the profile could not be imposed
+DUMP_STACKS_FILE = "dump-stacks"  # appears when the harness wants stacks and has no SIGUSR1
+STACKS_SUFFIX = ".stacks"  # <pid>.stacks: that process's Python stacks, once asked
+EVENTS_SUFFIX = ".events"  # <pid>.events: a line per event below, fields separated by spaces
+
+# The events of <pid>.events: the kind, these fields, then the time (time.time()). See dlp_probes.
+EVENT_FIELDS = {
+    "worker_ready": (),
+    "rng": ("seed", "worker", "path", "hash"),
+    "size": ("path", "length"),
+    "first_batch": ("seed", "worker", "hash"),
+    "rng_used": ("seed", "worker", "path"),
+    "iter": ("epoch", "length", "fd_limit"),
+    "want": ("epoch",),
+    "batch": ("epoch", "n", "fds"),
+    "end": ("epoch", "n"),
+}
+
+
+def event_width(kind):
+    """How many fields an event line of `kind` has: the kind, its fields and the time."""
+    return len(EVENT_FIELDS[kind]) + 2

@@ -1,0 +1,81 @@
+"""The harness and its boot modules keep one contract (harness/boot/dlp_contract.py): a torch-free
+script booted under every profile, a hang that comes back with its stacks, and every kind of event
+line read back. Quick: a broken boot module or contract fails here, not only in the slow tier."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from harness import events
+from harness.boot import dlp_contract as contract
+from harness.profiles import PROFILES
+from harness.runner import run_script
+from harness.settings import RunSettings
+
+pytestmark = pytest.mark.linux
+
+WHICH = """\
+import multiprocessing, os
+print("method", multiprocessing.get_start_method(), "pid", os.getpid(), flush=True)
+"""
+
+WAITS = """\
+import time
+
+
+def wait_here():
+    time.sleep(60)
+
+
+wait_here()
+"""
+
+
+@pytest.mark.parametrize("name", list(PROFILES))
+def test_every_profile_boots_a_plain_script_and_imposes_its_start_method(tmp_path, name):
+    script = tmp_path / "which.py"
+    script.write_text(WHICH)
+    observed = run_script(script, name, RunSettings(timeout_s=20, idle_s=None))
+    assert not observed.boot_failure and observed.returncode == 0, observed.output
+    printed = re.search(r"method (\w+) pid (\d+)", observed.output)
+    assert printed, observed.output
+    assert printed[1] == PROFILES[name].start_method
+    assert int(printed[2]) == observed.root_pid, f"{contract.MAIN_PID_FILE} names the script's process"
+
+
+def test_a_hang_is_stopped_at_its_timeout_with_the_stacks_of_its_process(tmp_path):
+    script = tmp_path / "waits.py"
+    script.write_text(WAITS)
+    observed = run_script(script, "linux", RunSettings(timeout_s=1.5, idle_s=None))
+    assert observed.timed_out, observed.output
+    stacks = "\n".join(observed.stacks.values())
+    assert "wait_here" in stacks and "waits.py" in stacks, stacks
+
+
+def test_every_event_of_the_contract_is_read_back(tmp_path):
+    """One line of each kind, as the boot probes write them: the reader takes each one."""
+    values = {
+        "epoch": "1",
+        "length": "4",
+        "fd_limit": "1024",
+        "n": "1",
+        "fds": "12",
+        "seed": "7",
+        "worker": "0",
+        "path": "dataset.items",
+        "hash": "ab12",
+    }
+    lines = [
+        " ".join((kind, *(values[field] for field in fields), "100.5"))
+        for kind, fields in contract.EVENT_FIELDS.items()
+    ]
+    (tmp_path / f"42{contract.EVENTS_SUFFIX}").write_text("\n".join(lines) + "\n")
+    recorded = events.read(tmp_path)
+    assert [fields[0] for fields in recorded[42]] == list(contract.EVENT_FIELDS)
+    assert events.worker_ready(recorded, 100.0) == {42: 0.5}
+    (epoch,) = events.loader_epochs(recorded, 42, 100.0)
+    assert (epoch["length"], epoch["fd_limit"], epoch["batches"], epoch["fds"]) == (4, 1024, 1, [[1, 12]])
+    assert events.dataset_sizes(recorded) == {"dataset.items": 4}
+    assert events.first_batches(recorded) == {"7": {"0": "ab12"}}
