@@ -69,3 +69,26 @@ def test_a_wrong_result_confirms_a_lint_finding_and_alone_names_nothing():
     suspected = {d.case.name: d for d in diagnose(list(CASES.values()), clean, findings)}[case.name]
     assert suspected.status == RISK, "runs without an assert prove nothing of a silent wrong result"
     assert "failed no assertion" in suspected.why
+
+
+def test_check_json_lists_every_finding_with_its_status_and_pitfalls_alone_in_the_old_key():
+    from pathlib import Path
+
+    from harness.cases import discover
+    from harness.commands.check_script import CHECK_JSON_SCHEMA, _as_json
+    from harness.diagnose import FINE, PITFALL, RISK, Diagnosis
+
+    cases = {case.name[:2]: case for case in discover()}
+    found = [
+        Diagnosis(cases["03"], status=PITFALL),
+        Diagnosis(cases["06"], status=FINE, why="the largest list has 128 items"),
+        Diagnosis(cases["13"], status=RISK, why="no second epoch ran"),
+    ]
+    report = _as_json(Path("train.py"), [], [], found)
+    assert CHECK_JSON_SCHEMA == 2 and report["schema"] == 2
+    assert [(f["case"][:2], f["status"]) for f in report["findings"]] == [
+        ("03", "pitfall"),
+        ("06", "fine"),
+        ("13", "risk"),
+    ]
+    assert [f["case"][:2] for f in report["pitfalls"]] == ["03"], "the alias holds pitfalls only"

@@ -91,3 +91,19 @@ def test_dlp016_not_where_workers_set_their_logging_up_elsewhere(worker_init):
     assert plain in source
     source = source.replace(plain, f"DataLoader(Samples(), num_workers=2, worker_init_fn={worker_init})")
     assert [f.code for f in lint_source(source, "train.py")] == []
+
+
+def test_each_rule_points_at_the_case_whose_case_toml_lists_it():
+    """The rule↔case map is stated twice (the Rule's case, case.toml's [diagnose] lint): they agree."""
+    from harness.cases import discover
+    from harness.lint import RULES
+
+    listed: dict[str, list[str]] = {}
+    for case in discover():
+        for code in case.recognition.lint if case.recognition else ():
+            listed.setdefault(code, []).append(case.name)
+    disagree = {
+        code: (rule.case, listed.get(code)) for code, rule in RULES.items() if listed.get(code) != [rule.case]
+    }
+    assert not disagree, f"rule: (its case, the cases whose case.toml lists it): {disagree}"
+    assert set(listed) <= set(RULES), f"case.toml names unknown rules: {set(listed) - set(RULES)}"

@@ -71,13 +71,13 @@ def test_check_names_the_right_pitfalls_and_no_false_one(checked, script):
     returncode, report, stderr = checked[script]
     assert report, stderr
     found = {
-        status: {p["case"][:2] for p in report["pitfalls"] if p["status"] == status}
+        status: {p["case"][:2] for p in report["findings"] if p["status"] == status}
         for status in ("pitfall", "risk")
     }
     expected = _expected(script)
     runs = "; ".join(f"{r['profile']}: {r['outcome']} {r['signature'][:160]}" for r in report["runs"])
     details = f"{runs}\n" + "\n".join(
-        f"{p['case']} {p['status']}: {p['verdict']}" for p in report["pitfalls"]
+        f"{p['case']} {p['status']}: {p['verdict']}" for p in report["findings"]
     )
     assert found["pitfall"] == expected["pitfalls"], details
     assert found["risk"] == expected["risks"], details

@@ -33,7 +33,9 @@ DEFAULT_JOBS = 4  # one per profile
 HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
 # `check --json`'s shape: "schema" goes up when a key is removed or changes meaning (adding one does
 # not); README "check --json" lists the keys.
-CHECK_JSON_SCHEMA = 1
+# 2: `findings` holds every diagnosis with its status; `pitfalls` (kept one release, an alias)
+# holds the pitfalls alone (in 1 it held risks and refuted findings too).
+CHECK_JSON_SCHEMA = 2
 NO_GPU = re.compile(
     r"Torch not compiled with CUDA enabled|Found no NVIDIA driver|No CUDA GPUs are available"
     r"|CUDA driver initialization failed|no CUDA-capable device"
@@ -190,7 +192,8 @@ def _as_json(path: Path, results, findings, found) -> dict:
         "script": str(path),
         "runs": runs,
         "lint": [str(f) for f in findings],
-        "pitfalls": [d.to_json() for d in found],
+        "findings": [d.to_json() for d in found],
+        "pitfalls": [d.to_json() for d in found if d.status == PITFALL],  # deprecated alias
     }
 
 
