@@ -116,3 +116,27 @@ def test_sarif_has_what_sarif_2_1_0_requires(monkeypatch):
         "artifactLocation": {"uri": "src/train.py"},
         "region": {"startLine": 21, "startColumn": 20},
     }
+
+
+def test_every_sarif_rule_has_a_name_and_a_help_text():
+    log = json.loads(RENDERERS["sarif"]([]))
+    for rule in log["runs"][0]["tool"]["driver"]["rules"]:
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", rule["name"]), rule["name"]
+        help_text = rule["help"]["text"]
+        for part in ("What it finds:", "Why it is bad:", "Example, from cases/", "Fix:"):
+            assert part in help_text, (rule["id"], part)
+        assert rule["help"]["markdown"].startswith(f"**{rule['id']} {rule['name']}**")
+
+
+def test_explain_prints_the_rule_from_its_function_and_its_case():
+    completed = harness("lint", "--explain", "dlp004")
+    assert completed.returncode == 0, completed.stderr
+    out = completed.stdout
+    assert out.startswith("DLP004 (random-generator-on-dataset), case 09_duplicated_randomness")
+    assert "A random generator object kept on a Dataset" in out, "what: the rule function's docstring"
+    assert "copied into every worker in the same state" in out, "why: case 09's summary"
+    assert "self.rng = np.random.default_rng(seed)" in out, "example: the flagged line of broken.py"
+    assert "get_worker_info().seed" in out, "fix: case 09's [diagnose] fix"
+    unknown = harness("lint", "--explain", "DLP099")
+    assert unknown.returncode == 2 and "unknown rule code 'DLP099'" in unknown.stderr
+    assert harness("lint").returncode == 2

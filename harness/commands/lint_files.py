@@ -16,8 +16,13 @@ from harness.lint.formats import FORMATS, RENDERERS
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser("lint", help="static checks for DataLoader pitfalls (no code is run)")
-    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="files or folders")
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or folders")
     parser.add_argument("--notebook", action="store_true", help="code run interactively (no main module)")
+    parser.add_argument(
+        "--explain",
+        metavar="CODE",
+        help="print what a rule finds, why, an example and the fix; nothing is linted",
+    )
     add_rule_choice(parser)
     parser.add_argument("--format", choices=FORMATS, default="text", help="how findings are printed")
     parser.set_defaults(handler=handle)
@@ -60,6 +65,10 @@ def chosen_rules(args: argparse.Namespace) -> frozenset[str]:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
+    if args.explain:
+        return explain(args.explain.strip().upper(), console)
+    if not args.paths:
+        raise UsageError("name the files or folders to lint (or --explain CODE)")
     findings = lint(args.paths, args.notebook, chosen_rules(args))
     if args.format == "text":
         for finding in findings:
@@ -68,6 +77,17 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     else:
         print(RENDERERS[args.format](findings))
     return EXIT_FAILED if findings else EXIT_OK
+
+
+def explain(code: str, console: Console) -> int:
+    """Prints rule `code` explained; an unknown code is a UsageError naming the known ones."""
+    from harness.lint import RULES
+    from harness.lint.explain import explain as explanation
+
+    if code not in RULES:
+        raise UsageError(f"unknown rule code '{code}' (known: {', '.join(RULES)})")
+    console.print(explanation(code).text(), markup=False, highlight=False, soft_wrap=True)
+    return EXIT_OK
 
 
 def lint(paths: list[Path], notebook: bool, rules: frozenset[str] | None = None) -> list:

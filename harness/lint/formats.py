@@ -61,12 +61,18 @@ def _version() -> str:
 
 
 def _rule(code: str) -> dict:
-    rule = RULES[code]
+    from harness.lint.explain import explain
+
+    rule, explained = RULES[code], explain(code)
     described = {
         "id": code,
-        "name": rule.case,
+        "name": rule.name,
         "shortDescription": {"text": rule.message.replace("{what}", "…")},
-        "help": {"text": f"See {case_link(rule.case)}"},
+        "fullDescription": {"text": explained.what},
+        "help": {
+            "text": f"{explained.text()}\n\nSee {case_link(rule.case)}",
+            "markdown": f"{explained.markdown()}\n\nSee {case_link(rule.case)}",
+        },
     }
     if site_url():
         described["helpUri"] = case_link(rule.case)

@@ -1,7 +1,8 @@
 """The rules: one small function per code, each reading the module's facts and yielding findings.
 
 A rule yields `(node, fields)`: where the finding is, and the values its message is formatted with.
-`RULES` at the end lists every rule with its code, its case and its message.
+`RULES` at the end lists every rule with its code, its name, its case and its message; what it
+does is its function's docstring (`lint --explain`, harness/lint/explain.py).
 """
 
 from __future__ import annotations
@@ -247,6 +248,7 @@ def _defined_in(body: list[ast.stmt]) -> Iterator[ast.ClassDef | ast.FunctionDef
 @dataclass(frozen=True)
 class Rule:
     code: str
+    name: str  # kebab-case, what `lint --explain` and SARIF show beside the code
     case: str
     message: str
     check: Callable[[ModuleFacts], Hits]
@@ -258,6 +260,7 @@ RULES = {
     for rule in (
         Rule(
             "DLP001",
+            "dataloader-outside-main-guard",
             "01_missing_main_guard",
             'DataLoader used at module level, outside `if __name__ == "__main__":`',
             dlp001,
@@ -265,42 +268,49 @@ RULES = {
         ),
         Rule(
             "DLP002",
+            "unpicklable-worker-function",
             "03_lambda_collate",
             "{what} is a lambda or a nested function: spawn cannot pickle it",
             dlp002,
         ),
         Rule(
             "DLP003",
+            "open-handle-on-dataset",
             "02_open_file_handle",
             "Dataset keeps an open {what} from __init__: spawn cannot pickle it",
             dlp003,
         ),
         Rule(
             "DLP004",
+            "random-generator-on-dataset",
             "09_duplicated_randomness",
             "Dataset keeps a random generator: every worker gets a copy in the same state",
             dlp004,
         ),
         Rule(
             "DLP005",
+            "iterable-dataset-not-sharded",
             "10_iterable_dataset_duplicates",
             "IterableDataset.__iter__ never consults get_worker_info(): each worker yields everything",
             dlp005,
         ),
         Rule(
             "DLP006",
+            "cuda-in-dataset",
             "05_cuda_in_worker",
             "CUDA work inside a Dataset: fails in forked workers; return CPU tensors",
             dlp006,
         ),
         Rule(
             "DLP007",
+            "python-list-on-dataset",
             "06_memory_growth",
             "Dataset keeps a Python list: under fork each worker's memory grows as it reads it",
             dlp007,
         ),
         Rule(
             "DLP008",
+            "side-effect-at-module-level",
             "08_module_side_effects",
             "side effect at module level ({what}): spawned workers repeat it",
             dlp008,
@@ -308,18 +318,21 @@ RULES = {
         ),
         Rule(
             "DLP009",
+            "torch-threads-in-worker-init",
             "14_openmp_threads_in_worker",
             "torch.set_num_threads({what}) in worker_init_fn: hangs forked workers",
             dlp009,
         ),
         Rule(
             "DLP010",
+            "opencv-threads-in-worker-init",
             "04_opencv_thread_deadlock",
             "cv2.setNumThreads({what}) in worker_init_fn: hangs forked workers; use 0",
             dlp010,
         ),
         Rule(
             "DLP011",
+            "workers-restarted-every-epoch",
             "13_spawn_startup_cost",
             "DataLoader iterated per epoch without persistent_workers=True: spawn restarts workers each time "
             "(but persistent ones keep the Dataset as it was: cases/15_persistent_workers_stale_dataset)",
@@ -327,12 +340,14 @@ RULES = {
         ),
         Rule(
             "DLP012",
+            "batches-kept-from-workers",
             "12_too_many_open_files",
             "received batches kept as they are: each shared tensor holds an open file descriptor",
             dlp012,
         ),
         Rule(
             "DLP013",
+            "definition-under-main-guard",
             "07_interactive_main_class",
             '{what} is defined under `if __name__ == "__main__":`: spawned workers cannot find it; '
             "define it at the top level",
@@ -340,23 +355,26 @@ RULES = {
         ),
         Rule(
             "DLP014",
+            "persistent-dataset-changed",
             "15_persistent_workers_stale_dataset",
             "`{what}` changes the Dataset of a loader with persistent workers: they keep their old copy",
             dlp014,
         ),
         Rule(
             "DLP015",
+            "process-pool-in-worker",
             "17_pool_inside_worker",
             "{what}(…) in code that runs in a DataLoader worker: a daemonic worker cannot have children",
             dlp015,
         ),
         Rule(
             "DLP016",
+            "worker-logging-not-configured",
             "18_logging_lost_in_workers",
             "Dataset logs in its workers, but logging is set up in the main process only: spawned "
             "workers drop the records",
             dlp016,
         ),
-        Rule("DLP017", "19_distributed_ranks_workers", "{what}", dlp017),
+        Rule("DLP017", "distributed-epoch-or-seed", "19_distributed_ranks_workers", "{what}", dlp017),
     )
 }
