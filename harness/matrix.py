@@ -1,29 +1,21 @@
-"""Runs the case × variant × profile matrix in parallel and judges each run."""
+"""Runs the case × variant × profile matrix, and single scripts, in parallel (harness/judge.py judges)."""
 
 from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
-import sys
-import sysconfig
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import confirmations, needs, profiles, runner, shm_limit
+from harness import confirmations, judge, needs, profiles, runner, shm_limit
 from harness.active_runs import ACTIVE_RUNS
-from harness.cases import CASES_DIR, Case
+from harness.cases import Case
 from harness.idleness import DEFAULT_IDLE_S
-from harness.measurements import startup_figures, startup_wait
-from harness.memory import largest_growth
-from harness.observation import Observation, Stop
-from harness.outcomes import Outcome, classify, hang_signature
+from harness.outcomes import Outcome
 from harness.profiles import Profile
 from harness.results import RunResult
 from harness.settings import RunSettings
-
-OUTPUT_TAIL_LINES = 40
-OUTPUT_TAIL_CHARS = 6000
 
 
 @dataclass(frozen=True)
@@ -50,40 +42,6 @@ def plan(
     ]
 
 
-def _path_aliases() -> list[tuple[str, str]]:
-    """Machine-specific path prefixes and the neutral names recorded instead, longest first."""
-    aliases = {
-        sysconfig.get_path("purelib"): "<site-packages>",
-        sysconfig.get_path("stdlib"): "<stdlib>",
-        str(CASES_DIR.parent): "<project>",
-    }
-    return sorted(aliases.items(), key=lambda item: -len(item[0]))
-
-
-PATH_ALIASES = _path_aliases()
-LIBRARY_PATHS = tuple(
-    {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
-    | {sys.prefix, str(runner.BOOT_DIR)}
-)
-
-
-def is_library(path: str) -> bool:
-    """Whether a frame's file belongs to Python or an installed package rather than the script."""
-    return path.startswith("<") or path.startswith(LIBRARY_PATHS)
-
-
-def scrub(text: str) -> str:
-    """The text with this machine's install paths replaced, so results compare across machines."""
-    for prefix, alias in PATH_ALIASES:
-        text = text.replace(prefix, alias)
-    return text
-
-
-def tail(output: str) -> str:
-    lines = output.splitlines()[-OUTPUT_TAIL_LINES:]
-    return scrub("\n".join(lines)[-OUTPUT_TAIL_CHARS:])
-
-
 def observe(
     script: Path, profile: Profile | str, settings: RunSettings, judging: Case | None = None, **labels: str
 ) -> RunResult:
@@ -103,82 +61,7 @@ def observe(
         observed = runner.run_script(script, profile, settings)
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
         return RunResult(**base, outcome=Outcome.ERROR, reason=f"{type(exc).__name__}: {exc}")
-    if observed.boot_failure:
-        return RunResult(
-            **base, outcome=Outcome.ERROR, reason=observed.boot_failure, output_tail=tail(observed.output)
-        )
-    outcome, signature = judge(observed, judging)
-    return RunResult(
-        **base,
-        outcome=outcome,
-        signature=scrub(signature),
-        returncode=observed.returncode,
-        signal=observed.signal,
-        duration_s=observed.duration_s,
-        output_tail=tail(observed.output),
-        stacks={pid: scrub(text) for pid, text in observed.stacks.items()},
-        native_stacks={pid: scrub(text) for pid, text in observed.native_stacks.items()},
-        native_stacks_note=observed.native_stacks_note,
-        memory=observed.memory,
-        loader_epochs=observed.loader_epochs,
-        rng=observed.rng,
-        dataset_sizes=observed.dataset_sizes,
-        first_batches=observed.first_batches,
-        stopped_after_batches=observed.stopped_after_batches,
-        leftovers=[scrub(text) for text in observed.leftovers],
-        shm_leftovers=observed.shm_leftovers,
-    )
-
-
-def judge(observed: Observation, judging: Case | None) -> tuple[Outcome, str]:
-    """(outcome, signature) of a finished run: why the harness stopped it, else how it ended."""
-    stop = observed.stop
-    if stop in (Stop.PROCESSES, Stop.OUTPUT):
-        return Outcome.CRASH, observed.stop_note
-    if stop is Stop.MEMORY:
-        return Outcome.LEAK, observed.stop_note
-    if stop is Stop.BATCHES:
-        return Outcome.OK, f"stopped by the harness after {observed.stopped_after_batches} batches"
-    outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, is_library)
-    if outcome is Outcome.HANG:
-        signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
-        if stop in (Stop.STALL, Stop.IDLE):
-            signature = f"{signature}; {observed.stop_note}"
-    if outcome is Outcome.OK and judging is not None and judging.leak_threshold_mb is not None:
-        return judge_memory(observed.memory or {}, judging.leak_threshold_mb)
-    if outcome is Outcome.OK and judging is not None and judging.slow_startup_share is not None:
-        return judge_startup(observed.loader_epochs, judging.slow_startup_share)
-    return outcome, signature
-
-
-def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:
-    """`leak` when a worker grew past the threshold from its baseline; else `ok`, with the figures.
-
-    The threshold is set for USS (what a worker holds alone); where only RSS could be read (macOS
-    without root), the run is not judged: `skipped`, saying why.
-    """
-    growth = largest_growth(memory)
-    if growth is None:
-        return Outcome.ERROR, "no worker memory was sampled"
-    grew, baseline, metric = growth
-    if metric != "uss":
-        return Outcome.SKIPPED, (
-            f"worker memory could be read only as {metric.upper()} here (USS of another process needs "
-            f"more rights); the leak threshold of {threshold_mb:g} MB is set for USS"
-        )
-    figures = f"worker grew {grew:.0f} MB over its {baseline:.0f} MB baseline (threshold {threshold_mb:g} MB)"
-    return (Outcome.LEAK if grew > threshold_mb else Outcome.OK), figures
-
-
-def judge_startup(epochs: list[dict], threshold: float) -> tuple[Outcome, str]:
-    """`slow` when the epochs after the first spent more than `threshold` of their time waiting
-    for their first batch (re-starting workers, re-sending the Dataset); else `ok`, with figures."""
-    waited = startup_wait(epochs)
-    if waited is None:
-        return Outcome.ERROR, f"no complete epoch after the first was recorded ({len(epochs)} epochs)"
-    share = waited[1]
-    figures = f"{startup_figures(epochs)} (threshold {threshold:.0%})"
-    return (Outcome.SLOW if share > threshold else Outcome.OK), figures
+    return judge.result(observed, base, judging)
 
 
 def execute(job: Job) -> RunResult:
@@ -225,7 +108,7 @@ def execute(job: Job) -> RunResult:
 def where_stopped() -> list[str]:
     """For each run that an interruption ended: where its processes were, from their stacks."""
     return [
-        f"{label}: " + hang_signature(stacks, {}, is_library, root_pid).removeprefix("hang: ")
+        f"{label}: " + judge.hang_signature(stacks, {}, judge.is_library, root_pid).removeprefix("hang: ")
         for label, root_pid, stacks in ACTIVE_RUNS.stopped
     ]
 

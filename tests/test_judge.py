@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from harness import matrix
+from harness import judge
 from harness.cases import discover
 from harness.observation import Observation, Stop
 from harness.outcomes import Outcome
@@ -28,31 +28,31 @@ def test_a_limit_the_harness_enforced_is_the_outcome_whatever_the_output(stop, n
     observed = Observation(
         stop=stop, stop_note=note, output="Traceback (most recent call last):\nKeyError: 'x'"
     )
-    assert matrix.judge(observed, None) == (outcome, note)
+    assert judge.judge(observed, None) == (outcome, note)
 
 
 def test_a_run_stopped_after_its_batches_worked():
     observed = Observation(stop=Stop.BATCHES, returncode=0, stopped_after_batches=4)
-    assert matrix.judge(observed, None) == (Outcome.OK, "stopped by the harness after 4 batches")
+    assert judge.judge(observed, None) == (Outcome.OK, "stopped by the harness after 4 batches")
 
 
 def test_a_stall_is_a_hang_that_says_how_long_no_batch_came():
     observed = Observation(stop=Stop.STALL, stop_note="no batch for 12 s")
     assert observed.timed_out
-    assert matrix.judge(observed, None) == (Outcome.HANG, "no exit before the timeout; no batch for 12 s")
+    assert judge.judge(observed, None) == (Outcome.HANG, "no exit before the timeout; no batch for 12 s")
 
 
 def test_an_exit_is_classified_from_its_output():
     observed = Observation(returncode=1, output="Traceback (most recent call last):\nValueError: bad\n")
-    assert matrix.judge(observed, None) == (Outcome.CRASH, "ValueError: bad")
+    assert judge.judge(observed, None) == (Outcome.CRASH, "ValueError: bad")
     assert not observed.timed_out and Observation(stop=Stop.TIMEOUT).timed_out
 
 
 def test_a_clean_exit_is_judged_by_the_cases_thresholds():
     memory = {"workers": {"1": {"baseline_mb": 10, "peak_mb": 90, "growth_mb": 80}}}
     observed = Observation(returncode=0, memory=memory)
-    assert matrix.judge(observed, CASES["06_memory_growth"])[0] is Outcome.LEAK
-    assert matrix.judge(observed, None) == (Outcome.OK, "")
+    assert judge.judge(observed, CASES["06_memory_growth"])[0] is Outcome.LEAK
+    assert judge.judge(observed, None) == (Outcome.OK, "")
 
 
 def test_a_case_builds_its_run_settings_and_a_copy_adjusts_them():

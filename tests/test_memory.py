@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import matrix
+from harness import judge, matrix
 from harness.memory import largest_growth, worker_summary
 from harness.outcomes import Outcome
 from harness.settings import RunSettings
@@ -42,10 +42,10 @@ def test_a_dip_while_the_worker_forks_a_helper_is_not_the_baseline():
 
 def test_judge_memory_against_threshold():
     memory = {"workers": {"1": {"baseline_mb": 6.0, "peak_mb": 86.0, "growth_mb": 80.0}}}
-    assert matrix.judge_memory(memory, 40)[0] is Outcome.LEAK
-    assert matrix.judge_memory(memory, 100)[0] is Outcome.OK
-    assert "grew 80 MB over its 6 MB baseline" in matrix.judge_memory(memory, 40)[1]
-    assert matrix.judge_memory({}, 40)[0] is Outcome.ERROR
+    assert judge.judge_memory(memory, 40)[0] is Outcome.LEAK
+    assert judge.judge_memory(memory, 100)[0] is Outcome.OK
+    assert "grew 80 MB over its 6 MB baseline" in judge.judge_memory(memory, 40)[1]
+    assert judge.judge_memory({}, 40)[0] is Outcome.ERROR
 
 
 @pytest.mark.parametrize(("variant", "outcome"), [("broken", "leak"), ("fixed", "ok")])
@@ -88,8 +88,8 @@ def test_memory_limit_stops_the_run_and_is_recorded(tmp_path):
 
 def test_a_leak_is_judged_only_on_the_metric_its_threshold_was_set_for():
     processes = {"7": {**series("worker", [[0.1, 6.0], [0.9, 90.0]]), "metric": "rss"}}
-    outcome, why = matrix.judge_memory({"workers": worker_summary(processes)}, threshold_mb=40)
+    outcome, why = judge.judge_memory({"workers": worker_summary(processes)}, threshold_mb=40)
     assert outcome == "skipped"
     assert "only as RSS" in why and "set for USS" in why
     processes["7"]["metric"] = "uss"
-    assert matrix.judge_memory({"workers": worker_summary(processes)}, threshold_mb=40)[0] == "leak"
+    assert judge.judge_memory({"workers": worker_summary(processes)}, threshold_mb=40)[0] == "leak"

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from harness.outcomes import Outcome, classify, find_exceptions, root_cause
+from harness.judge import classify
+from harness.outcomes import Outcome
+from harness.tracebacks import find_exceptions, root_cause
 from tests.conftest import OUTPUTS_DIR
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import matrix
+from harness import judge, matrix
 from harness.outcomes import Outcome
 from harness.settings import RunSettings
 
@@ -37,13 +37,13 @@ def test_judge_startup():
         )
 
     slow = [epoch(1.0, 2.0), epoch(3.0, 4.0), epoch(3.0, 4.0)]
-    assert matrix.judge_startup(slow, 0.25) == (
+    assert judge.judge_startup(slow, 0.25) == (
         Outcome.SLOW,
         "epochs after the first waited 3.00 s for their first batch, 75% of their time up to their "
         "last batch (threshold 25%)",
     )
-    assert matrix.judge_startup([epoch(1.0, 2.0), epoch(0.01, 1.0)], 0.25)[0] is Outcome.OK
-    assert matrix.judge_startup([epoch(1.0, 2.0)], 0.25)[0] is Outcome.ERROR, "one epoch cannot show it"
+    assert judge.judge_startup([epoch(1.0, 2.0), epoch(0.01, 1.0)], 0.25)[0] is Outcome.OK
+    assert judge.judge_startup([epoch(1.0, 2.0)], 0.25)[0] is Outcome.ERROR, "one epoch cannot show it"
 
 
 def test_the_workers_shutdown_is_not_counted_as_start_up_but_is_named():
@@ -60,13 +60,13 @@ def test_the_workers_shutdown_is_not_counted_as_start_up_but_is_named():
         }
 
     epochs = [epoch(3.0, 4.0, 14.0), epoch(3.0, 4.0, 14.0)]
-    outcome, figures = matrix.judge_startup(epochs, 0.25)
+    outcome, figures = judge.judge_startup(epochs, 0.25)
     assert outcome is Outcome.SLOW, figures
     assert (
         "75% of their time up to their last batch; each epoch then waited 10.0 s for its workers" in figures
     )
     quick_exit = [epoch(3.0, 4.0, 4.1), epoch(3.0, 4.0, 4.1)]
-    assert "workers to exit" not in matrix.judge_startup(quick_exit, 0.25)[1]
+    assert "workers to exit" not in judge.judge_startup(quick_exit, 0.25)[1]
 
 
 @pytest.mark.slow

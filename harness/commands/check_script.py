@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -36,10 +35,6 @@ HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
 # 2: `findings` holds every diagnosis with its status; `pitfalls` (kept one release, an alias)
 # holds the pitfalls alone (in 1 it held risks and refuted findings too).
 CHECK_JSON_SCHEMA = 2
-NO_GPU = re.compile(
-    r"Torch not compiled with CUDA enabled|Found no NVIDIA driver|No CUDA GPUs are available"
-    r"|CUDA driver initialization failed|no CUDA-capable device"
-)
 
 
 def add_parser(subparsers) -> None:
@@ -84,7 +79,7 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import matrix
+    from harness import judge, matrix
     from harness.cases import discover
     from harness.diagnose import diagnose
     from harness.settings import RunSettings
@@ -110,7 +105,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
     def run(profile):
         observed = matrix.observe(args.path, profile, settings, case=args.path.name, variant="check")
-        return _unless_no_gpu(observed)
+        return judge.unless_no_gpu(observed)
 
     results = matrix.run_all(list(args.profiles), args.jobs, run=run)
     found = diagnose(discover(args.cases_dir), results, findings)
@@ -171,14 +166,6 @@ def exit_status(results, findings, found) -> int:
     if any(r.outcome.is_failure and r.outcome.was_judged for r in results):
         return EXIT_FAILED
     return EXIT_OK if judged else EXIT_NOT_JUDGED
-
-
-def _unless_no_gpu(result):
-    """A run that failed only because this machine has no usable GPU proves nothing: skipped."""
-    if result.outcome.script_raised and NO_GPU.search(result.signature):
-        result.reason = f"this machine has no usable GPU ({result.signature})"
-        result.outcome, result.signature = Outcome.SKIPPED, ""
-    return result
 
 
 def _as_json(path: Path, results, findings, found) -> dict:

@@ -1,0 +1,208 @@
+"""Every place where a run is judged: its outcome and signature from what the runner observed
+(classification, hang signatures, the leak and slow-start thresholds, the no-GPU skip), the
+machine's paths scrubbed from what is recorded, and the RunResult built from the Observation."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+import sysconfig
+
+from harness import runner
+from harness.cases import CASES_DIR, Case
+from harness.measurements import startup_figures, startup_wait
+from harness.memory import largest_growth
+from harness.observation import Observation, Stop
+from harness.outcomes import Outcome
+from harness.results import RunResult
+from harness.tracebacks import current_thread_frames, last_line, native_innermost, root_cause, signal_name
+
+OUTPUT_TAIL_LINES = 40
+OUTPUT_TAIL_CHARS = 6000
+
+
+def _path_aliases() -> list[tuple[str, str]]:
+    """Machine-specific path prefixes and the neutral names recorded instead, longest first."""
+    aliases = {
+        sysconfig.get_path("purelib"): "<site-packages>",
+        sysconfig.get_path("stdlib"): "<stdlib>",
+        str(CASES_DIR.parent): "<project>",
+    }
+    return sorted(aliases.items(), key=lambda item: -len(item[0]))
+
+
+PATH_ALIASES = _path_aliases()
+LIBRARY_PATHS = tuple(
+    {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
+    | {sys.prefix, str(runner.BOOT_DIR)}
+)
+
+
+def is_library(path: str) -> bool:
+    """Whether a frame's file belongs to Python or an installed package rather than the script."""
+    return path.startswith("<") or path.startswith(LIBRARY_PATHS)
+
+
+def scrub(text: str) -> str:
+    """The text with this machine's install paths replaced, so results compare across machines."""
+    for prefix, alias in PATH_ALIASES:
+        text = text.replace(prefix, alias)
+    return text
+
+
+def tail(output: str) -> str:
+    lines = output.splitlines()[-OUTPUT_TAIL_LINES:]
+    return scrub("\n".join(lines)[-OUTPUT_TAIL_CHARS:])
+
+
+def classify(
+    output: str, returncode: int | None, timed_out: bool, is_library=lambda path: False
+) -> tuple[Outcome, str]:
+    """(outcome, signature) of a finished run. `returncode` is negative for a signal (POSIX).
+
+    An AssertionError is a `wrong` result when the script's own code raised it; raised inside a
+    library (`is_library(path)`: torch asserting it has no CUDA, say) it is a crash.
+    """
+    if timed_out:
+        return Outcome.HANG, "no exit before the timeout"
+    if returncode == 0:
+        return Outcome.OK, ""
+    cause = root_cause(output)
+    if cause is not None and cause.type == "AssertionError" and not is_library(cause.origin):
+        return Outcome.WRONG, cause.line
+    if cause is not None:
+        return Outcome.CRASH, cause.line
+    if returncode is not None and returncode < 0:
+        return Outcome.CRASH, f"killed by {signal_name(-returncode)}"
+    return Outcome.CRASH, last_line(output) or f"exit status {returncode}"
+
+
+def hang_signature(
+    stacks: dict[str, str], native: dict[str, str], is_library, root_pid: int | None = None
+) -> str:
+    """Where the stuck processes wait: their innermost frame in the script's own code, and
+    (with native stacks) the innermost native frame, e.g. a glibc function.
+
+    `stacks` maps a pid to its faulthandler dump (header line first, as the harness records it);
+    `is_library(path)` tells the standard library, installed packages and the harness from the
+    script's code. The main process (`root_pid`), which only waits for its workers, is named only
+    when no other process is stuck in the script's code.
+    """
+    spots: dict[str, list[str]] = {}
+    for pid, dump in stacks.items():
+        user = [f for f in current_thread_frames(dump) if not is_library(f["file"])]
+        if not user:
+            continue
+        frame = user[0]
+        where = f"{frame['function']} ({frame['file'].rsplit('/', 1)[-1]}:{frame['line']})"
+        native_frame = native_innermost(native.get(pid, ""))
+        if native_frame:
+            where += f" ← native {native_frame}"
+        spots.setdefault(where, []).append(pid)
+    others = {where: pids for where, pids in spots.items() if str(root_pid) not in pids}
+    if others and len(others) < len(spots):
+        spots = others  # the main process sits in its loop waiting; the workers tell the story
+    if not spots:
+        return "no exit before the timeout"
+    ranked = sorted(spots.items(), key=lambda item: (-len(item[1]), item[0]))
+    return "hang: " + "; ".join(f"{len(pids)} process(es) in {where}" for where, pids in ranked)
+
+
+def result(observed: Observation, base: dict, judging: Case | None = None) -> RunResult:
+    """The RunResult of a finished run: `base` (its labels, profile, emulation), its outcome and
+    signature, and every fact it shares with the Observation, copied by name and scrubbed of this
+    machine's paths (a new probe field needs no edit here)."""
+    if observed.boot_failure:
+        return RunResult(
+            **base, outcome=Outcome.ERROR, reason=observed.boot_failure, output_tail=tail(observed.output)
+        )
+    outcome, signature = judge(observed, judging)
+    shared = {f.name for f in dataclasses.fields(RunResult)} & {
+        f.name for f in dataclasses.fields(Observation)
+    }
+    facts = {name: _scrubbed(getattr(observed, name)) for name in shared}
+    return RunResult(
+        **base,
+        **facts,
+        outcome=outcome,
+        signature=scrub(signature),
+        signal=observed.signal,
+        output_tail=tail(observed.output),
+    )
+
+
+def _scrubbed(value):
+    """Strings, and the strings in lists and dicts of strings, with this machine's paths replaced."""
+    if isinstance(value, str):
+        return scrub(value)
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return [scrub(item) for item in value]
+    if isinstance(value, dict) and all(isinstance(item, str) for item in value.values()):
+        return {key: scrub(item) for key, item in value.items()}
+    return value
+
+
+def judge(observed: Observation, judging: Case | None) -> tuple[Outcome, str]:
+    """(outcome, signature) of a finished run: why the harness stopped it, else how it ended."""
+    stop = observed.stop
+    if stop in (Stop.PROCESSES, Stop.OUTPUT):
+        return Outcome.CRASH, observed.stop_note
+    if stop is Stop.MEMORY:
+        return Outcome.LEAK, observed.stop_note
+    if stop is Stop.BATCHES:
+        return Outcome.OK, f"stopped by the harness after {observed.stopped_after_batches} batches"
+    outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, is_library)
+    if outcome is Outcome.HANG:
+        signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
+        if stop in (Stop.STALL, Stop.IDLE):
+            signature = f"{signature}; {observed.stop_note}"
+    if outcome is Outcome.OK and judging is not None and judging.leak_threshold_mb is not None:
+        return judge_memory(observed.memory or {}, judging.leak_threshold_mb)
+    if outcome is Outcome.OK and judging is not None and judging.slow_startup_share is not None:
+        return judge_startup(observed.loader_epochs, judging.slow_startup_share)
+    return outcome, signature
+
+
+def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:
+    """`leak` when a worker grew past the threshold from its baseline; else `ok`, with the figures.
+
+    The threshold is set for USS (what a worker holds alone); where only RSS could be read (macOS
+    without root), the run is not judged: `skipped`, saying why.
+    """
+    growth = largest_growth(memory)
+    if growth is None:
+        return Outcome.ERROR, "no worker memory was sampled"
+    grew, baseline, metric = growth
+    if metric != "uss":
+        return Outcome.SKIPPED, (
+            f"worker memory could be read only as {metric.upper()} here (USS of another process needs "
+            f"more rights); the leak threshold of {threshold_mb:g} MB is set for USS"
+        )
+    figures = f"worker grew {grew:.0f} MB over its {baseline:.0f} MB baseline (threshold {threshold_mb:g} MB)"
+    return (Outcome.LEAK if grew > threshold_mb else Outcome.OK), figures
+
+
+def judge_startup(epochs: list[dict], threshold: float) -> tuple[Outcome, str]:
+    """`slow` when the epochs after the first spent more than `threshold` of their time waiting
+    for their first batch (re-starting workers, re-sending the Dataset); else `ok`, with figures."""
+    waited = startup_wait(epochs)
+    if waited is None:
+        return Outcome.ERROR, f"no complete epoch after the first was recorded ({len(epochs)} epochs)"
+    share = waited[1]
+    figures = f"{startup_figures(epochs)} (threshold {threshold:.0%})"
+    return (Outcome.SLOW if share > threshold else Outcome.OK), figures
+
+
+NO_GPU = re.compile(
+    r"Torch not compiled with CUDA enabled|Found no NVIDIA driver|No CUDA GPUs are available"
+    r"|CUDA driver initialization failed|no CUDA-capable device"
+)
+
+
+def unless_no_gpu(result: RunResult) -> RunResult:
+    """A run that failed only because this machine has no usable GPU proves nothing: skipped."""
+    if result.outcome.script_raised and NO_GPU.search(result.signature):
+        result.reason = f"this machine has no usable GPU ({result.signature})"
+        result.outcome, result.signature = Outcome.SKIPPED, ""
+    return result
