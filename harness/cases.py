@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness.idleness import DEFAULT_IDLE_S
 from harness.measurements import MEASURES
 from harness.memory import DEFAULT_MEMORY_LIMIT_MB
 from harness.outcomes import Outcome
@@ -116,11 +117,12 @@ class Case:
         """The profile's own expectation where case.toml gives one, else its start method's."""
         return self.expect.get((variant, profile.name)) or self.expect[(variant, profile.start_method)]
 
-    def settings(self, timeout_s: float | None = None) -> RunSettings:
-        """How its scripts are run: its timeout (or `timeout_s`), memory limit and sampling, stdin,
-        the size of its /dev/shm."""
+    def settings(self, timeout_s: float | None = None, idle_s: float | None = DEFAULT_IDLE_S) -> RunSettings:
+        """How its scripts are run: its timeout (or `timeout_s`), the idleness limit, memory limit and
+        sampling, stdin, the size of its /dev/shm."""
         return RunSettings(
             timeout_s=timeout_s or self.timeout,
+            idle_s=idle_s,
             dev_shm_mb=self.dev_shm_mb,
             via_stdin=self.via_stdin,
             memory_interval_s=self.memory_interval_s,

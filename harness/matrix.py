@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import concurrent.futures
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,8 +22,11 @@ class Job:
     case: Case
     variant: str
     profile: Profile
-    timeout_s: float
-    idle_s: float | None = DEFAULT_IDLE_S
+    settings: RunSettings  # built once, from the command line and the case: every limit it runs under
+
+    @property
+    def timeout_s(self) -> float:
+        return self.settings.timeout_s
 
 
 def plan(
@@ -35,7 +37,7 @@ def plan(
     idle_s: float | None = DEFAULT_IDLE_S,
 ) -> list[Job]:
     return [
-        Job(case, variant, profile, timeout_s or case.timeout, idle_s)
+        Job(case, variant, profile, case.settings(timeout_s, idle_s))
         for case in cases
         for variant in variants
         for profile in chosen
@@ -52,7 +54,11 @@ def observe(
     """
     profile = profiles.resolve(profile)
     base = dict(
-        labels, profile=profile.name, start_method=profile.start_method, emulation=profile.emulation()
+        labels,
+        profile=profile.name,
+        start_method=profile.start_method,
+        emulation=profile.emulation(),
+        limits=settings.limits(),
     )
     unavailable = profiles.unavailable(profile) or shm_limit.unavailable(settings.dev_shm_mb, profile)
     if unavailable:
@@ -87,7 +93,7 @@ def execute(job: Job) -> RunResult:
         result = observe(
             job.case.script(job.variant),
             profile,
-            dataclasses.replace(job.case.settings(job.timeout_s), idle_s=job.idle_s),
+            job.settings,
             judging=job.case,
             case=job.case.name,
             variant=job.variant,

@@ -65,6 +65,7 @@ class RunResult:
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
     shm_leftovers: list[str] = field(default_factory=list)  # /dev/shm entries it left, removed
     reason: str = ""  # why it was skipped, or how the harness failed
+    limits: dict = field(default_factory=dict)  # the run's timeout_s, idle_s, stall_s, memory_limit_mb
 
     def __post_init__(self) -> None:
         # The enum is the type; a name ("crash", as in the JSON) is taken and checked.

@@ -41,6 +41,15 @@ class RunSettings:
     dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/shm_limit.py)
     cwd: Path | None = None
 
+    def limits(self) -> dict:
+        """The limits that decide when a run is stopped, as recorded with its result."""
+        return {
+            "timeout_s": self.timeout_s,
+            "idle_s": self.idle_s,
+            "stall_s": self.stall_s,
+            "memory_limit_mb": self.memory_limit_mb,
+        }
+
     @property
     def watches_progress(self) -> bool:
         return self.stop_after_batches is not None or self.stall_s is not None or self.idle_s is not None

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from harness import judge
+from harness import judge, matrix
 from harness.cases import discover
 from harness.observation import Observation, Stop
 from harness.outcomes import Outcome
@@ -69,3 +69,26 @@ def test_a_case_builds_its_run_settings_and_a_copy_adjusts_them():
     assert dataclasses.replace(unwatched, stop_after_batches=3).watches_progress
     with pytest.raises(dataclasses.FrozenInstanceError):
         settings.timeout_s = 1  # type: ignore[misc]
+
+
+def test_a_job_carries_one_settings_and_a_result_records_its_limits(tmp_path):
+    """The timeout and the idle limit travel together from the command line and the case to the
+    run, and come back with its result (a recorded hang says what it ran under)."""
+    from harness.profiles import Profile
+
+    case = CASES["04_opencv_thread_deadlock"]
+    linux = matrix.profiles.resolve("linux")
+    (job,) = matrix.plan([case], ["broken"], [linux], timeout_s=None, idle_s=2.5)
+    assert (job.settings.timeout_s, job.settings.idle_s) == (case.timeout, 2.5)
+    assert matrix.plan([case], ["broken"], [linux], timeout_s=7, idle_s=None)[0].settings.idle_s is None
+    impossible = Profile("vfork", "vfork", "linux", "no such start method")
+    script = tmp_path / "ran.py"
+    script.write_text("print('ran')\n")
+    skipped = matrix.observe(script, impossible, job.settings, case="c", variant="v")
+    assert skipped.outcome is Outcome.SKIPPED
+    assert skipped.limits == {
+        "timeout_s": case.timeout,
+        "idle_s": 2.5,
+        "stall_s": None,
+        "memory_limit_mb": 4096,
+    }
