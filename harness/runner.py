@@ -18,7 +18,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import events, idleness, processes, profiles, shm, shm_limit
+from harness import events, idleness, processes, shm, shm_limit
 from harness.active_runs import ACTIVE_RUNS
 from harness.boot import dlp_contract as contract
 from harness.memory import MemoryMonitor
@@ -132,7 +132,7 @@ class _Run:
             return ""
 
 
-def run_script(script: Path, profile: Profile | str, settings: RunSettings) -> Observation:
+def run_script(script: Path, profile: Profile, settings: RunSettings) -> Observation:
     """Runs `python -X faulthandler script args` as __main__ with `profile` imposed.
 
     The run gets its own working directory, its own temporary directory (TMPDIR, TEMP, TMP) and its
@@ -143,7 +143,6 @@ def run_script(script: Path, profile: Profile | str, settings: RunSettings) -> O
     With `via_stdin` the script's folder is put on PYTHONPATH, as a notebook's own folder is
     importable.
     """
-    profile = profiles.resolve(profile)
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
     try:
         script = Path(script).resolve()

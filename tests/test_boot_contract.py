@@ -37,7 +37,7 @@ wait_here()
 def test_every_profile_boots_a_plain_script_and_imposes_its_start_method(tmp_path, name):
     script = tmp_path / "which.py"
     script.write_text(WHICH)
-    observed = run_script(script, name, RunSettings(timeout_s=20, idle_s=None))
+    observed = run_script(script, PROFILES[name], RunSettings(timeout_s=20, idle_s=None))
     assert not observed.boot_failure and observed.returncode == 0, observed.output
     printed = re.search(r"method (\w+) pid (\d+)", observed.output)
     assert printed, observed.output
@@ -48,7 +48,7 @@ def test_every_profile_boots_a_plain_script_and_imposes_its_start_method(tmp_pat
 def test_a_hang_is_stopped_at_its_timeout_with_the_stacks_of_its_process(tmp_path):
     script = tmp_path / "waits.py"
     script.write_text(WAITS)
-    observed = run_script(script, "linux", RunSettings(timeout_s=1.5, idle_s=None))
+    observed = run_script(script, PROFILES["linux"], RunSettings(timeout_s=1.5, idle_s=None))
     assert observed.timed_out, observed.output
     stacks = "\n".join(observed.stacks.values())
     assert "wait_here" in stacks and "waits.py" in stacks, stacks

@@ -78,7 +78,9 @@ def test_the_linux_3_14_profile_preloads_main_once_in_the_server():
     """CPython's forkserver preload semantics (PR 135295, 143717): the main script's top level runs
     once in the server, as __mp_main__, with the script's argv; every worker is a fork of it."""
     observed = run_script(
-        SCRIPTS_DIR / "forkserver_preload.py", "linux-3.14", RunSettings(timeout_s=60, args=("--lr", "0.1"))
+        SCRIPTS_DIR / "forkserver_preload.py",
+        PROFILES["linux-3.14"],
+        RunSettings(timeout_s=60, args=("--lr", "0.1")),
     )
     assert observed.returncode == 0, observed.output
     tops = re.findall(r"top level: (\S+) pid (\d+) argv (.*)", observed.output)
@@ -124,6 +126,6 @@ def test_the_windows_profile_does_not_wait_for_a_shm_manager_at_shutdown():
     """Under spawn with file_system on Linux each worker's torch_shm_manager inherits the write end
     of that worker's sentinel pipe, so the loop waited 5 s a worker after its last batch (10 s for
     2). Windows has no such manager and sees a worker's exit at once: its profile must not pay it."""
-    observed = run_script(SCRIPTS_DIR / "worker_shutdown.py", "windows", RunSettings(timeout_s=60))
+    observed = run_script(SCRIPTS_DIR / "worker_shutdown.py", PROFILES["windows"], RunSettings(timeout_s=60))
     waited = float(re.search(r"after the last batch: (\S+) s", observed.output).group(1))
     assert waited < 4.0, observed.output

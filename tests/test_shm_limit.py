@@ -50,11 +50,11 @@ def test_the_run_sees_its_own_small_dev_shm_and_leaves_the_machines_alone(tmp_pa
     marker = os.urandom(4).hex()
     script = tmp_path / "fills_shm.py"
     script.write_text(FILLS_SHM.format(marker=marker))
-    observed = run_script(script, "linux", RunSettings(timeout_s=60, dev_shm_mb=8))
+    observed = run_script(script, PROFILES["linux"], RunSettings(timeout_s=60, dev_shm_mb=8))
     assert observed.returncode == 0, observed.output
     assert "dev_shm_mb 8" in observed.output
     assert not Path(f"/dev/shm/dlp-test-{marker}").exists(), "written into the machine's /dev/shm"
-    crowded = run_script(script, "linux", RunSettings(timeout_s=60, dev_shm_mb=2))
+    crowded = run_script(script, PROFILES["linux"], RunSettings(timeout_s=60, dev_shm_mb=2))
     assert "No space left on device" in crowded.output
 
 

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.linux]
 @pytest.mark.parametrize("profile", PROFILES)
 def test_start_method_reaches_parent_and_workers(profile):
     method = PROFILES[profile].start_method
-    observed = run_script(SCRIPTS_DIR / "probe_start_method.py", profile, RunSettings(timeout_s=60))
+    observed = run_script(SCRIPTS_DIR / "probe_start_method.py", PROFILES[profile], RunSettings(timeout_s=60))
     assert observed.returncode == 0, observed.output
     # Python's resource tracker may print a warning after the report: take the report's own line.
     reports = [line for line in observed.output.splitlines() if line.startswith('{"parent"')]
@@ -34,7 +34,7 @@ def test_script_runs_as_main_from_its_own_path(tmp_path):
         "print(json.dumps({'name': __name__, 'path0': sys.path[0], 'cwd': os.getcwd(),\n"
         "                  'tmp': tempfile.gettempdir()}))\n"
     )
-    observed = run_script(script, "windows", RunSettings(timeout_s=30))
+    observed = run_script(script, PROFILES["windows"], RunSettings(timeout_s=30))
     report = json.loads(observed.output.strip().splitlines()[-1])
     assert report["name"] == "__main__"
     assert report["path0"] == str(tmp_path)
