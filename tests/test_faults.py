@@ -10,7 +10,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import matrix, report, runner, shm
+from harness import judge, matrix, report, runner, shm
 from harness.runner import OUTPUT_LIMIT_BYTES
 from harness.settings import PROCESS_LIMIT, RunSettings
 
@@ -49,7 +49,7 @@ def test_huge_output_is_capped_and_the_tail_kept(contained):
         result.signature
         == f"the run wrote over {OUTPUT_LIMIT_BYTES >> 20} MB of output; stopped by the harness"
     )
-    assert 0 < len(result.output_tail) <= matrix.OUTPUT_TAIL_CHARS
+    assert 0 < len(result.output_tail) <= judge.OUTPUT_TAIL_CHARS
 
 
 @slow

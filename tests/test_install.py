@@ -88,7 +88,7 @@ def test_check_runs_the_script_and_names_the_case(installed):
     completed = tool(installed, "check", "train.py", "--profile", "linux,windows", "--json")
     assert completed.returncode == 1, completed.stderr[-2000:]
     report = json.loads(completed.stdout)
-    assert report["schema"] == 1
+    assert report["schema"] == 2
     assert [r["outcome"] for r in report["runs"]] == ["ok", "crash"]
     assert report["pitfalls"][0]["case"] == "03_lambda_collate"
 
