@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.boot import dlp_contract as contract
-from harness.boot.dlp_contract import event_width
 
 
 def read(probe_dir: Path) -> dict[int, list[list[str]]]:
@@ -25,7 +24,7 @@ def worker_ready(events: dict[int, list[list[str]]], wall_started: float) -> dic
     ready = {}
     for pid, lines in events.items():
         for fields in lines:
-            if fields[0] == "worker_ready" and len(fields) == event_width("worker_ready"):
+            if fields[0] == "worker_ready" and len(fields) == contract.event_width("worker_ready"):
                 ready[pid] = round(float(fields[1]) - wall_started, 3)
                 break
     return ready
@@ -47,7 +46,7 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
         kind, at = fields[0], float(fields[-1]) - wall_started
-        if kind == "iter" and len(fields) == event_width("iter"):
+        if kind == "iter" and len(fields) == contract.event_width("iter"):
             epochs[fields[1]] = {
                 "started_s": round(at, 3),
                 "first_batch_s": None,
@@ -67,7 +66,7 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
             epoch["last_batch_s"] = round(at - epoch["started_s"], 3)
             if epoch["first_batch_s"] is None:
                 epoch["first_batch_s"] = epoch["last_batch_s"]
-            if len(fields) == event_width("batch") and fields[3] != "-":
+            if len(fields) == contract.event_width("batch") and fields[3] != "-":
                 epoch["fds"].append([int(fields[2]), int(fields[3])])
     for epoch in epochs.values():
         epoch["fds"] = _spread(epoch["fds"], FD_POINTS)
@@ -84,7 +83,7 @@ def _spread(points: list, most: int) -> list:
 
 def _lines(events: dict[int, list[list[str]]], kind: str):
     """The fields of every `kind` line with the contract's fields (its time last), in any process."""
-    width = event_width(kind)
+    width = contract.event_width(kind)
     for lines in events.values():
         yield from (fields for fields in lines if fields[0] == kind and len(fields) == width)
 

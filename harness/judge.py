@@ -20,6 +20,10 @@ from harness.tracebacks import current_thread_frames, last_line, native_innermos
 
 OUTPUT_TAIL_LINES = 40
 OUTPUT_TAIL_CHARS = 6000
+# The facts a RunResult takes from its Observation as they are: the fields both declare.
+SHARED_FIELDS = frozenset(f.name for f in dataclasses.fields(RunResult)) & frozenset(
+    f.name for f in dataclasses.fields(Observation)
+)
 
 
 def _path_aliases() -> list[tuple[str, str]]:
@@ -118,10 +122,7 @@ def result(observed: Observation, base: dict, judging: Case | None = None) -> Ru
             **base, outcome=Outcome.ERROR, reason=observed.boot_failure, output_tail=tail(observed.output)
         )
     outcome, signature = judge(observed, judging)
-    shared = {f.name for f in dataclasses.fields(RunResult)} & {
-        f.name for f in dataclasses.fields(Observation)
-    }
-    facts = {name: _scrubbed(getattr(observed, name)) for name in shared}
+    facts = {name: _scrubbed(getattr(observed, name)) for name in SHARED_FIELDS}
     return RunResult(
         **base,
         **facts,
@@ -190,7 +191,7 @@ def judge_startup(epochs: list[dict], threshold: float) -> tuple[Outcome, str]:
     if waited is None:
         return Outcome.ERROR, f"no complete epoch after the first was recorded ({len(epochs)} epochs)"
     share = waited[1]
-    figures = f"{startup_figures(epochs)} (threshold {threshold:.0%})"
+    figures = f"{startup_figures(epochs, waited)} (threshold {threshold:.0%})"
     return (Outcome.SLOW if share > threshold else Outcome.OK), figures
 
 

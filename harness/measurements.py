@@ -239,11 +239,9 @@ def shutdown_wait(epochs: list[dict]) -> float | None:
     return sum(e["duration_s"] - e["last_batch_s"] for e in ended) / len(ended)
 
 
-def startup_figures(epochs: list[dict]) -> str | None:
-    """The start-up wait of the later epochs in words, with the shutdown wait where it is long."""
-    waited = startup_wait(epochs)
-    if waited is None:
-        return None
+def startup_figures(epochs: list[dict], waited: tuple[float, float]) -> str:
+    """The later epochs' start-up wait (`startup_wait(epochs)`) in words, with the shutdown wait
+    where it is long."""
     seconds, share = waited
     figures = (
         f"epochs after the first waited {seconds:.2f} s for their first batch, "
@@ -264,7 +262,7 @@ def startup(results: list[RunResult], case=None) -> Measurement:
         waited = startup_wait(result.loader_epochs)
         if waited is None:
             continue
-        seen = f"{result.profile}: {startup_figures(result.loader_epochs)}"
+        seen = f"{result.profile}: {startup_figures(result.loader_epochs, waited)}"
         verdict = CONFIRMED if waited[1] > threshold else REFUTED
         found.append(Measurement(verdict, f"{seen} (threshold {threshold:.0%})"))
     return _worst(found, "no run completed a second epoch (--full runs to the end)")
