@@ -7,12 +7,12 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness.idleness import DEFAULT_IDLE_S
 from harness.measurements import MEASURES
-from harness.memory import DEFAULT_MEMORY_LIMIT_MB
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, START_METHODS, Profile
-from harness.settings import RunSettings
+from harness.run.idleness import DEFAULT_IDLE_S
+from harness.run.memory import DEFAULT_MEMORY_LIMIT_MB
+from harness.run.settings import RunSettings
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from harness.arguments import EXIT_USAGE, Parser, UsageError
 from harness.cases import CASES_DIR, CaseError
 from harness.commands import bench, check_script, lint_files, list_cases, run_cases, run_script
+from harness.commands.arguments import EXIT_USAGE, Parser, UsageError
 from harness.results import ResultsError
 
 COMMANDS = (list_cases, run_cases, run_script, check_script, lint_files, bench)
@@ -64,8 +64,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 def _print_where_stopped() -> None:
     """Where the runs that were ended were, when there were any (the runner was in use)."""
-    if "harness.matrix" in sys.modules:
-        for line in sys.modules["harness.matrix"].where_stopped():
+    if "harness.scheduler" in sys.modules:
+        for line in sys.modules["harness.scheduler"].where_stopped():
             print(f"  {line}", file=sys.stderr)
 
 

@@ -9,13 +9,13 @@ import re
 import sys
 import sysconfig
 
-from harness import runner
 from harness.cases import CASES_DIR, Case
 from harness.measurements import startup_figures, startup_wait
-from harness.memory import largest_growth
-from harness.observation import Observation, Stop
 from harness.outcomes import Outcome
 from harness.results import RunResult
+from harness.run import runner
+from harness.run.memory import largest_growth
+from harness.run.observation import Observation, Stop
 from harness.tracebacks import current_thread_frames, last_line, native_innermost, root_cause, signal_name
 
 OUTPUT_TAIL_LINES = 40

@@ -56,7 +56,7 @@ class RunResult:
     stacks: dict[str, str] = field(default_factory=dict)  # pid -> faulthandler dump, for hangs
     native_stacks: dict[str, str] = field(default_factory=dict)  # pid -> py-spy --native dump
     native_stacks_note: str = ""  # why native stacks are missing, for hangs
-    memory: dict | None = None  # per-process series and per-worker summary (see harness.memory)
+    memory: dict | None = None  # per-process series and per-worker summary (see harness.run.memory)
     loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches, fds…
     first_batches: dict = field(default_factory=dict)  # {loader seed: {worker: hash}} (IterableDataset)
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers

@@ -21,9 +21,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import matrix, processes, shm
+from harness import scheduler
 from harness.cases import VARIANTS, discover
 from harness.profiles import PROFILES
+from harness.run import processes, shm_leftovers
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS_DIR = ROOT / "tests"
@@ -70,8 +71,8 @@ def catalog():
 @pytest.fixture(scope="session")
 def matrix_results(catalog):
     """Every case × variant × profile, observed once (in parallel) for the whole session."""
-    jobs = matrix.plan(catalog, list(VARIANTS), list(PROFILES.values()), timeout_s=None)
-    return {result.key: result for result in matrix.run_all(jobs, MATRIX_JOBS)}
+    jobs = scheduler.plan(catalog, list(VARIANTS), list(PROFILES.values()), timeout_s=None)
+    return {result.key: result for result in scheduler.run_all(jobs, MATRIX_JOBS)}
 
 
 def harness(*args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
@@ -124,7 +125,7 @@ def run_dirs() -> set[str]:
 def contained():
     """Asserts afterwards: no process of the test's runs is alive, no run folder of them is left,
     and no /dev/shm entry that they made or held is left (watched while the test ran)."""
-    watch = shm.ShmWatch()
+    watch = shm_leftovers.ShmWatch()
     dirs_before = run_dirs()
     stop = threading.Event()
 

@@ -178,7 +178,7 @@ def test_bad_bench_arguments_are_named(arguments, message):
 
 
 def test_a_bench_of_the_overhead_alone_keeps_the_recorded_sweep(tmp_path):
-    from harness.bench.command import SCHEMA_VERSION, merged_with_recorded
+    from harness.bench.steps import SCHEMA_VERSION, merged_with_recorded
 
     path = tmp_path / "bench.json"
     sweep_run = {
@@ -241,14 +241,14 @@ def test_goals_are_judged_on_the_default_plan_only():
 
 def test_an_overhead_only_bench_writes_no_workload_files(monkeypatch, tmp_path):
     from harness import cli
-    from harness.bench import command, workloads
+    from harness.bench import steps, workloads
 
     def no_files(*_):
         raise AssertionError("--no-loaders wrote the io workload's files")
 
     monkeypatch.setattr(workloads, "write_files", no_files)
-    monkeypatch.setattr(command, "measure_overhead", lambda *_: {"runs": 0, "hang_latency": []})
-    monkeypatch.setattr(command.report, "print_report", lambda *_: None)
+    monkeypatch.setattr(steps, "measure_overhead", lambda *_: {"runs": 0, "hang_latency": []})
+    monkeypatch.setattr(steps.report, "print_report", lambda *_: None)
     path = tmp_path / "bench.json"
     assert cli.main(["bench", "--no-loaders", "--results", str(path)]) == 0
     data = json.loads(path.read_text())

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from harness import events
 from harness.boot import dlp_contract as contract
 from harness.profiles import PROFILES
-from harness.runner import run_script
-from harness.settings import RunSettings
+from harness.run import probe_records
+from harness.run.runner import run_script
+from harness.run.settings import RunSettings
 
 pytestmark = pytest.mark.linux
 
@@ -72,10 +72,10 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
         for kind, fields in contract.EVENT_FIELDS.items()
     ]
     (tmp_path / f"42{contract.EVENTS_SUFFIX}").write_text("\n".join(lines) + "\n")
-    recorded = events.read(tmp_path)
+    recorded = probe_records.read(tmp_path)
     assert [fields[0] for fields in recorded[42]] == list(contract.EVENT_FIELDS)
-    assert events.worker_ready(recorded, 100.0) == {42: 0.5}
-    (epoch,) = events.loader_epochs(recorded, 42, 100.0)
+    assert probe_records.worker_ready(recorded, 100.0) == {42: 0.5}
+    (epoch,) = probe_records.loader_epochs(recorded, 42, 100.0)
     assert (epoch["length"], epoch["fd_limit"], epoch["batches"], epoch["fds"]) == (4, 1024, 1, [[1, 12]])
-    assert events.dataset_sizes(recorded) == {"dataset.items": 4}
-    assert events.first_batches(recorded) == {"7": {"0": "ab12"}}
+    assert probe_records.dataset_sizes(recorded) == {"dataset.items": 4}
+    assert probe_records.first_batches(recorded) == {"7": {"0": "ab12"}}

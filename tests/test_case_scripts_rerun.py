@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from harness import matrix, needs
+from harness import needs, scheduler
 from harness.cases import VARIANTS, discover
 from harness.profiles import resolve
 
@@ -22,7 +22,9 @@ PROFILE = "linux"
 def _twice(case, variant: str, folder) -> tuple[str, str, str, list]:
     settings = dataclasses.replace(case.settings(), cwd=folder)
     runs = [
-        matrix.observe(case.script(variant), PROFILE, settings, judging=case, case=case.name, variant=variant)
+        scheduler.observe(
+            case.script(variant), PROFILE, settings, judging=case, case=case.name, variant=variant
+        )
         for _ in range(2)
     ]
     return case.name, variant, str(folder), runs

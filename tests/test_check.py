@@ -196,11 +196,11 @@ def test_a_class_under_the_main_guard_is_recognised_as_the_notebook_mechanism(tm
 def test_a_small_dev_shm_is_recognised_only_where_check_imposes_it():
     """On this machine's large /dev/shm case 16's script runs; with --shm-mb 64, as in a Docker
     container, it fails and is named, and the profiles without /dev/shm say why they were skipped."""
-    from harness import shm_limit
     from harness.profiles import PROFILES
+    from harness.run import private_shm
 
-    if shm_limit.unavailable(64, PROFILES["linux"]):
-        pytest.skip(shm_limit.unavailable(64, PROFILES["linux"]))
+    if private_shm.unavailable(64, PROFILES["linux"]):
+        pytest.skip(private_shm.unavailable(64, PROFILES["linux"]))
     script = "cases/16_dev_shm_too_small/broken.py"
     roomy = json.loads(harness("check", script, "--profile", "linux", "--json").stdout)
     assert [r["outcome"] for r in roomy["runs"]] == ["ok"]

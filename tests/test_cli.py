@@ -141,7 +141,7 @@ LIGHT_START = """
 import sys
 from harness.cli import main
 status = main(sys.argv[1:])
-heavy = sorted(m for m in ("torch", "numpy", "matplotlib", "harness.bench.command") if m in sys.modules)
+heavy = sorted(m for m in ("torch", "numpy", "matplotlib", "harness.bench.steps") if m in sys.modules)
 print("imported:", ",".join(heavy) or "nothing heavy")
 sys.exit(status)
 """

@@ -10,9 +10,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import judge, matrix, report, runner, shm
-from harness.runner import OUTPUT_LIMIT_BYTES
-from harness.settings import PROCESS_LIMIT, RunSettings
+from harness import judge, outcome_table, scheduler
+from harness.run import runner, shm_leftovers
+from harness.run.runner import OUTPUT_LIMIT_BYTES
+from harness.run.settings import PROCESS_LIMIT, RunSettings
 
 pytestmark = pytest.mark.linux
 
@@ -21,7 +22,7 @@ slow = pytest.mark.slow
 
 
 def observe(name: str, timeout: float = 30, **settings):
-    return matrix.observe(
+    return scheduler.observe(
         FAULTS / name, "linux", RunSettings(timeout_s=timeout, **settings), case=name, variant="fault"
     )
 
@@ -83,7 +84,7 @@ def test_closing_its_own_output_is_fine(contained):
 def test_unbounded_memory_is_stopped_by_the_limit(contained, tmp_path):
     hog = tmp_path / "hog.py"
     hog.write_text("blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))\n")
-    result = matrix.observe(
+    result = scheduler.observe(
         hog, "linux", RunSettings(timeout_s=60, memory_limit_mb=500), case="hog", variant="fault"
     )
     assert result.outcome == "leak" and "over its limit of 500 MB" in result.signature
@@ -97,14 +98,16 @@ def test_shared_memory_left_by_a_killed_run_is_recorded_and_removed(contained):
     # 64 samples in batches of 8, one shared segment per batch, named after the worker that made it
     assert len(result.shm_leftovers) == 8
     assert all(re.fullmatch(r"torch_\d+_\d+_\d+ \(\d+ KB\)", entry) for entry in result.shm_leftovers)
-    assert "8 shared-memory file(s) left in /dev/shm (removed by the harness)" in report.cleanup_note(result)
+    assert "8 shared-memory file(s) left in /dev/shm (removed by the harness)" in outcome_table.cleanup_note(
+        result
+    )
 
 
 def test_only_the_runs_own_shared_memory_is_removed(tmp_path):
     folder = tmp_path / "shm"
     folder.mkdir()
     (folder / "there-before").write_bytes(b"x")
-    watch = shm.ShmWatch(folder=folder)
+    watch = shm_leftovers.ShmWatch(folder=folder)
     dead = psutil.Popen(["true"])
     dead.wait()
     held = folder / "psm_held"
@@ -123,9 +126,9 @@ def test_processes_are_not_read_while_nothing_new_is_in_shared_memory(tmp_path, 
     folder = tmp_path / "shm"
     folder.mkdir()
     (folder / "there-before").write_bytes(b"x")
-    watch = shm.ShmWatch(folder=folder)
+    watch = shm_leftovers.ShmWatch(folder=folder)
     read = []
-    monkeypatch.setattr(shm, "held_by", lambda pid, _folder: read.append(pid) or {"psm_new"})
+    monkeypatch.setattr(shm_leftovers, "held_by", lambda pid, _folder: read.append(pid) or {"psm_new"})
     watch.poll([1, 2], force=True)
     assert read == [], "nothing new in /dev/shm: no process's maps read"
     (folder / "psm_new").write_bytes(b"y")

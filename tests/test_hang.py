@@ -7,8 +7,8 @@ import time
 import psutil
 import pytest
 
-from harness import matrix
-from harness.settings import RunSettings
+from harness import scheduler
+from harness.run.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
 pytestmark = pytest.mark.linux
@@ -28,7 +28,7 @@ def _gone(pid: int) -> bool:
 def test_worker_hang_is_classified_with_stacks_and_contained(method):
     timeout = TIMEOUT_S[method]
     started = time.monotonic()
-    result = matrix.observe(
+    result = scheduler.observe(
         SCRIPTS_DIR / "worker_hangs.py", method, RunSettings(timeout_s=timeout), case="hang", variant="probe"
     )
     elapsed = time.monotonic() - started

@@ -15,10 +15,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import shm
 from harness.cases import VARIANTS
 from harness.profiles import START_METHODS
 from harness.results import ResultsFile, save
+from harness.run import shm_leftovers
 from tests.conftest import ROOT, TESTS_DIR, run_processes_alive
 
 pytestmark = [pytest.mark.slow, pytest.mark.linux]
@@ -62,8 +62,8 @@ def wait_for_the_run(script: Path, processes: int, timeout_s: float = 60) -> lis
 
 def what_the_run_holds(running: list[psutil.Process]) -> set[str]:
     """The /dev/shm entries the run's processes hold, and PyTorch's segments named after them."""
-    held = set().union(*(shm.held_by(p.pid) for p in running))
-    named = {name for name in shm.entries() for p in running if name.startswith(f"torch_{p.pid}_")}
+    held = set().union(*(shm_leftovers.held_by(p.pid) for p in running))
+    named = {name for name in shm_leftovers.entries() for p in running if name.startswith(f"torch_{p.pid}_")}
     return held | named
 
 
@@ -105,7 +105,7 @@ def test_a_stopped_harness_leaves_nothing_of_its_runs(tmp_path, what, signal_nam
 
     assert run_processes_alive() == [], f"{what}: alive {gone_after:.1f} s after {signal_name}"
     assert gone_after < GONE_WITHIN_S
-    assert held & shm.entries() == set(), "the run's /dev/shm entries are removed"
+    assert held & shm_leftovers.entries() == set(), "the run's /dev/shm entries are removed"
     assert results.read_text() == previous
     if signal_name == "SIGKILL":
         assert harness.returncode == -signal.SIGKILL
@@ -119,11 +119,11 @@ def test_a_stopped_harness_leaves_nothing_of_its_runs(tmp_path, what, signal_nam
 
 KILLED_PYTEST = """
 from pathlib import Path
-from harness import matrix
-from harness.settings import RunSettings
+from harness import scheduler
+from harness.run.settings import RunSettings
 
 def test_hangs():
-    matrix.observe(Path({script!r}), "linux", RunSettings(timeout_s=120), case="fault", variant="hang")
+    scheduler.observe(Path({script!r}), "linux", RunSettings(timeout_s=120), case="fault", variant="hang")
 """
 
 

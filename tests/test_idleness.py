@@ -1,4 +1,4 @@
-"""Hangs told from idleness (harness/idleness.py): sooner than the stall limit, and never for a
+"""Hangs told from idleness (harness/run/idleness.py): sooner than the stall limit, and never for a
 loader that is only slow."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ import time
 
 import pytest
 
-from harness import idleness, matrix
-from harness.settings import RunSettings
+from harness import scheduler
+from harness.run import idleness
+from harness.run.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
 FUTEX = idleness.FUTEX_SYSCALL
@@ -29,7 +30,7 @@ def test_only_a_futex_wait_with_no_timeout_waits_for_good():
 @pytest.mark.parametrize("mode", ["io", "first", "thread"])
 def test_a_slow_loader_idle_past_the_limit_is_not_hung(mode):
     settings = RunSettings(timeout_s=40, args=(mode,), idle_s=1.0)
-    result = matrix.observe(SCRIPTS_DIR / "slow_loader.py", "linux", settings, case="slow", variant=mode)
+    result = scheduler.observe(SCRIPTS_DIR / "slow_loader.py", "linux", settings, case="slow", variant=mode)
     assert result.outcome == "ok", f"{result.outcome}: {result.signature}\n{result.output_tail}"
     assert "[[0, 1], [2, 3]]" in result.output_tail
 
@@ -39,7 +40,9 @@ def test_a_slow_loader_idle_past_the_limit_is_not_hung(mode):
 def test_a_deadlocked_worker_is_a_hang_within_seconds_not_at_the_stall_limit():
     settings = RunSettings(timeout_s=60, stall_s=50, idle_s=2.0)
     started = time.monotonic()
-    result = matrix.observe(SCRIPTS_DIR / "worker_hangs.py", "linux", settings, case="hang", variant="idle")
+    result = scheduler.observe(
+        SCRIPTS_DIR / "worker_hangs.py", "linux", settings, case="hang", variant="idle"
+    )
     elapsed = time.monotonic() - started
     assert result.outcome == "hang", result.output_tail
     assert result.signature.startswith("hang: 2 process(es) in __getitem__ (worker_hangs.py:"), (

@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from harness import judge, matrix
+from harness import judge, scheduler
 from harness.cases import discover
-from harness.observation import Observation, Stop
 from harness.outcomes import Outcome
-from harness.settings import PROCESS_LIMIT, RunSettings
+from harness.run.observation import Observation, Stop
+from harness.run.settings import PROCESS_LIMIT, RunSettings
 
 CASES = {case.name: case for case in discover()}
 
@@ -77,14 +77,14 @@ def test_a_job_carries_one_settings_and_a_result_records_its_limits(tmp_path):
     from harness.profiles import Profile
 
     case = CASES["04_opencv_thread_deadlock"]
-    linux = matrix.profiles.resolve("linux")
-    (job,) = matrix.plan([case], ["broken"], [linux], timeout_s=None, idle_s=2.5)
+    linux = scheduler.profiles.resolve("linux")
+    (job,) = scheduler.plan([case], ["broken"], [linux], timeout_s=None, idle_s=2.5)
     assert (job.settings.timeout_s, job.settings.idle_s) == (case.timeout, 2.5)
-    assert matrix.plan([case], ["broken"], [linux], timeout_s=7, idle_s=None)[0].settings.idle_s is None
+    assert scheduler.plan([case], ["broken"], [linux], timeout_s=7, idle_s=None)[0].settings.idle_s is None
     impossible = Profile("vfork", "vfork", "linux", "no such start method")
     script = tmp_path / "ran.py"
     script.write_text("print('ran')\n")
-    skipped = matrix.observe(script, impossible, job.settings, case="c", variant="v")
+    skipped = scheduler.observe(script, impossible, job.settings, case="c", variant="v")
     assert skipped.outcome is Outcome.SKIPPED
     assert skipped.limits == {
         "timeout_s": case.timeout,

@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from harness import config, links
-from harness.arguments import UsageError
+from harness import links
+from harness.commands import user_config
+from harness.commands.arguments import UsageError
 from harness.lint import RULES, lint_source, select_rules
 from harness.lint.formats import RENDERERS, SARIF_SCHEMA
 from tests.conftest import ROOT, harness
@@ -48,12 +49,12 @@ def test_configuration_is_found_above_the_working_directory(tmp_path):
     )
     inner = tmp_path / "src" / "train"
     inner.mkdir(parents=True)
-    found = config.load(start=inner)
+    found = user_config.load(start=inner)
     assert found.ignore == ("DLP002",) and found.site_url == "https://e.org/dp/"
     assert found.path == tmp_path / "pyproject.toml"
     (tmp_path / "pyproject.toml").write_text('[tool.dataloader-pitfalls]\nselct = ["DLP"]\n')
     with pytest.raises(UsageError, match=r"pyproject.toml \[tool.dataloader-pitfalls\]: unknown key 'selct'"):
-        config.load(start=inner)
+        user_config.load(start=inner)
 
 
 def test_the_command_reads_the_users_pyproject_and_its_site_url(tmp_path):

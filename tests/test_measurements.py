@@ -5,8 +5,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from harness import measurements
-from harness.memory import worker_summary
 from harness.results import RunResult
+from harness.run.memory import worker_summary
 
 CASE_06 = SimpleNamespace(leak_threshold_mb=40)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from harness import judge, matrix
-from harness.memory import largest_growth, worker_summary
+from harness import judge, scheduler
 from harness.outcomes import Outcome
-from harness.settings import RunSettings
+from harness.run.memory import largest_growth, worker_summary
+from harness.run.settings import RunSettings
 
 pytestmark = pytest.mark.linux
 
@@ -78,7 +78,7 @@ def test_memory_limit_stops_the_run_and_is_recorded(tmp_path):
         "    blocks.append(bytearray(50 * 1024 * 1024))\n"
         "    time.sleep(0.05)\n"
     )
-    result = matrix.observe(
+    result = scheduler.observe(
         hog, "linux", RunSettings(timeout_s=60, memory_limit_mb=400), case="hog", variant="probe"
     )
     assert result.outcome == "leak"

@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from harness import matrix, profiles
+from harness import profiles, scheduler
 from harness.cases import CaseError, load_case
 from harness.profiles import PROFILES, Profile
-from harness.runner import BOOT_DIR, run_script
-from harness.settings import RunSettings
+from harness.run.runner import BOOT_DIR, run_script
+from harness.run.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
 
@@ -35,7 +35,7 @@ def test_an_emulation_names_what_it_imitates():
 
 
 def test_start_method_shorthand_and_profile_list(tmp_path):
-    from harness import arguments
+    from harness.commands import arguments
 
     assert [p.name for p in arguments.start_method_profiles("spawn")] == ["windows", "macos"]
     assert [p.name for p in arguments.profiles("linux,macos")] == ["linux", "macos"]
@@ -113,10 +113,10 @@ def test_a_profile_that_cannot_be_imposed_is_an_error_never_a_run(tmp_path, monk
     assert (
         "could not impose the profile: ValueError: cannot find context for 'vfork'" in observed.boot_failure
     )
-    skipped = matrix.observe(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
+    skipped = scheduler.observe(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
     assert skipped.outcome == "skipped" and "vfork start method is not available here" in skipped.reason
     monkeypatch.setattr(profiles, "unavailable", lambda profile: "")  # as if the harness thought it could
-    failed = matrix.observe(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
+    failed = scheduler.observe(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
     assert failed.outcome == "error" and "could not impose the profile" in failed.reason
 
 

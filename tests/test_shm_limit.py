@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from harness import matrix, shm_limit
+from harness import scheduler
 from harness.cases import CaseError, load_case
 from harness.outcomes import Outcome
 from harness.profiles import PROFILES
-from harness.runner import run_script
-from harness.settings import RunSettings
+from harness.run import private_shm
+from harness.run.runner import run_script
+from harness.run.settings import RunSettings
 
 FILLS_SHM = """
 import os
@@ -26,9 +27,9 @@ with open("/dev/shm/dlp-test-{marker}", "wb") as f:
 
 def test_profiles_that_stand_for_windows_and_macos_are_skipped_with_the_reason():
     for name in ("windows", "macos"):
-        reason = shm_limit.unavailable(64, PROFILES[name])
+        reason = private_shm.unavailable(64, PROFILES[name])
         assert reason.startswith(f"{PROFILES[name].title} has no /dev/shm to limit"), reason
-    assert shm_limit.unavailable(None, PROFILES["windows"]) == ""
+    assert private_shm.unavailable(None, PROFILES["windows"]) == ""
 
 
 def test_a_bad_size_in_case_toml_names_the_file(tmp_path):
@@ -45,8 +46,8 @@ def test_a_bad_size_in_case_toml_names_the_file(tmp_path):
 @pytest.mark.slow
 @pytest.mark.linux
 def test_the_run_sees_its_own_small_dev_shm_and_leaves_the_machines_alone(tmp_path):
-    if shm_limit.unavailable(8, PROFILES["linux"]):
-        pytest.skip(shm_limit.unavailable(8, PROFILES["linux"]))
+    if private_shm.unavailable(8, PROFILES["linux"]):
+        pytest.skip(private_shm.unavailable(8, PROFILES["linux"]))
     marker = os.urandom(4).hex()
     script = tmp_path / "fills_shm.py"
     script.write_text(FILLS_SHM.format(marker=marker))
@@ -63,7 +64,7 @@ def test_the_run_sees_its_own_small_dev_shm_and_leaves_the_machines_alone(tmp_pa
 def test_observe_skips_a_limited_run_under_a_profile_without_dev_shm(tmp_path):
     script = tmp_path / "nothing.py"
     script.write_text("")
-    result = matrix.observe(
+    result = scheduler.observe(
         script, "windows", RunSettings(timeout_s=30, dev_shm_mb=64), case="nothing.py", variant="check"
     )
     assert result.outcome is Outcome.SKIPPED and "no /dev/shm to limit" in result.reason

@@ -134,7 +134,7 @@ def test_case_with_a_readme_missing_in_either_language_fails_the_build(tmp_path,
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_home_page_orders_the_cases_as_lessons(site, lang):
-    from harness.site.i18n import LESSONS
+    from harness.site.wording import LESSONS
 
     page = (site / LANGUAGES[lang][0] / "index.html").read_text()
     path = page[page.index(html.escape(LESSONS[0][0][lang], quote=False)) :]

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from harness.cases import discover
-from harness.site import i18n, languages, pages
+from harness.site import navigation, pages, wording
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -23,23 +23,23 @@ def _fields(text: str) -> set[str]:
 
 
 def test_every_generated_text_exists_in_every_language_with_the_same_fields():
-    for key, texts in i18n.TEXT.items():
-        assert set(texts) == set(i18n.LANGUAGES), key
+    for key, texts in wording.TEXT.items():
+        assert set(texts) == set(wording.LANGUAGES), key
         assert _fields(texts["zh"]) == _fields(texts["en"]), key
-    for title, intro, _ in i18n.LESSONS:
-        assert set(title) == set(intro) == set(i18n.LANGUAGES)
-    for lang in i18n.LANGUAGES:
-        if lang != i18n.DEFAULT:
-            assert len(i18n.CAUSES[lang]) == len(pages.CAUSES)
+    for title, intro, _ in wording.LESSONS:
+        assert set(title) == set(intro) == set(wording.LANGUAGES)
+    for lang in wording.LANGUAGES:
+        if lang != wording.DEFAULT:
+            assert len(wording.CAUSES[lang]) == len(pages.CAUSES)
 
 
 def test_text_renders_in_the_current_language_and_names_an_unknown_one():
-    assert i18n.t("code.heading") == "The code"
-    with i18n.language("zh"):
-        assert i18n.t("code.heading") == "代码"
-        assert i18n.t("cell.mismatch", outcome="crash") == "不一致：预期为 crash"
-    assert i18n.current() == "en"
-    with pytest.raises(ValueError, match="unknown language 'fr'"), i18n.language("fr"):
+    assert wording.t("code.heading") == "The code"
+    with wording.language("zh"):
+        assert wording.t("code.heading") == "代码"
+        assert wording.t("cell.mismatch", outcome="crash") == "不一致：预期为 crash"
+    assert wording.current() == "en"
+    with pytest.raises(ValueError, match="unknown language 'fr'"), wording.language("fr"):
         pass
 
 
@@ -48,8 +48,8 @@ def test_a_page_in_one_language_only_is_named(tmp_path):
     (tmp_path / "b.zh.md").write_text("# 乙\n")
     (tmp_path / "c.md").write_text("# C\n")
     (tmp_path / "c.zh.md").write_text("# 丙\n")
-    with pytest.raises(languages.LanguageError) as raised:
-        languages.check_pairs(tmp_path, [])
+    with pytest.raises(navigation.LanguageError) as raised:
+        navigation.check_pairs(tmp_path, [])
     message = str(raised.value)
     assert f"{tmp_path / 'a.zh.md'} (简体中文, beside a.md)" in message
     assert f"{tmp_path / 'b.md'} (English, beside b.zh.md)" in message
@@ -62,22 +62,22 @@ def test_a_case_readme_in_one_language_only_is_named(tmp_path):
     copy.mkdir()
     (copy / "README.md").write_text("# 03\n")
     moved = type(case)(**{**case.__dict__, "path": copy})
-    with pytest.raises(languages.LanguageError, match=re.escape(f"{copy / 'README.zh.md'} (简体中文)")):
-        languages.check_pairs(tmp_path / "docs-none", [moved])
+    with pytest.raises(navigation.LanguageError, match=re.escape(f"{copy / 'README.zh.md'} (简体中文)")):
+        navigation.check_pairs(tmp_path / "docs-none", [moved])
 
 
 def test_the_real_pages_and_cases_all_have_both_languages():
-    languages.check_pairs(DOCS, discover())
-    languages.check_lessons(discover())
+    navigation.check_pairs(DOCS, discover())
+    navigation.check_lessons(discover())
 
 
 def test_the_learning_path_names_a_case_left_out_or_listed_twice(monkeypatch):
-    lessons = [(title, intro, list(names)) for title, intro, names in i18n.LESSONS]
+    lessons = [(title, intro, list(names)) for title, intro, names in wording.LESSONS]
     lessons[0][2].remove("01_missing_main_guard")
     lessons[1][2].append("03_lambda_collate")
-    monkeypatch.setattr(languages, "LESSONS", lessons)
-    with pytest.raises(languages.LanguageError) as raised:
-        languages.check_lessons(discover())
+    monkeypatch.setattr(navigation, "LESSONS", lessons)
+    with pytest.raises(navigation.LanguageError) as raised:
+        navigation.check_lessons(discover())
     assert "01_missing_main_guard is in no lesson" in str(raised.value)
     assert "03_lambda_collate is in more than one lesson" in str(raised.value)
 
@@ -105,7 +105,7 @@ def test_the_cheat_sheet_has_every_case_with_its_lint_rules(page):
         if found:
             rows[found[2]] = set(re.findall(r"DLP\d{3}", line.rsplit("|", 2)[-2]))
     cases = discover()
-    assert list(rows) == [name for _, _, names in i18n.LESSONS for name in names], "learning-path order"
+    assert list(rows) == [name for _, _, names in wording.LESSONS for name in names], "learning-path order"
     for case in cases:
         codes = set(case.recognition.lint) if case.recognition else set()
         assert rows[case.name] == codes, f"{page}: {case.name} lists {rows[case.name]}, case.toml {codes}"
@@ -119,7 +119,7 @@ def test_the_glossaries_list_the_same_terms_and_feed_the_search():
         ]
 
     assert first_column("glossary.md") == first_column("glossary.zh.md")
-    terms = languages.glossary_terms(DOCS)
+    terms = navigation.glossary_terms(DOCS)
     assert {"写时复制", "启动方法", "守护进程", "共享内存"} <= set(terms)
     assert all(re.fullmatch(r"[\u4e00-\u9fff]+", term) for term in terms)
 

@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from harness import matrix
+from harness import scheduler
 from harness.profiles import PROFILES
-from harness.runner import run_script
-from harness.settings import RunSettings
+from harness.run.runner import run_script
+from harness.run.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
 pytestmark = [pytest.mark.slow, pytest.mark.linux]
@@ -53,9 +53,9 @@ def test_parallel_runs_of_one_script_never_meet_in_the_temporary_directory(tmp_p
         "time.sleep(2)\n"
         "os.close(fd)\n"
     )
-    results = matrix.run_all(
+    results = scheduler.run_all(
         list(PROFILES),
         4,
-        run=lambda p: matrix.observe(script, p, RunSettings(timeout_s=60), case="c", variant="v"),
+        run=lambda p: scheduler.observe(script, p, RunSettings(timeout_s=60), case="c", variant="v"),
     )
     assert [r.outcome for r in results] == ["ok"] * 4, [r.signature for r in results]

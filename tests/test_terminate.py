@@ -10,7 +10,7 @@ import time
 import psutil
 import pytest
 
-from harness import processes
+from harness.run import processes
 
 pytestmark = pytest.mark.linux
 

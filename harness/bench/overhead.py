@@ -20,17 +20,18 @@ from pathlib import Path
 
 import psutil
 
-from harness import matrix, needs, processes, profiles, runner, shm
+from harness import needs, profiles, scheduler
 from harness.cases import VARIANTS, Case
-from harness.matrix import Job
 from harness.outcomes import Outcome
+from harness.run import processes, runner, shm_leftovers
+from harness.scheduler import Job
 
 
 def runnable_jobs(cases: list[Case], methods: list[str]) -> list[Job]:
     """Every case × variant × start method (its first profile) whose case can run here (a missing
     need is skipped)."""
     chosen = [profiles.PROFILES[profiles.BY_START_METHOD[method][0]] for method in methods]
-    planned = matrix.plan(cases, list(VARIANTS), chosen, None)
+    planned = scheduler.plan(cases, list(VARIANTS), chosen, None)
     return [job for job in planned if not needs.missing(job.case.needs)]
 
 
@@ -38,7 +39,7 @@ def through_harness(jobs: list[Job], parallel: int) -> tuple[float, float, list]
     """(wall seconds, CPU seconds of the harness's own process, the results): the CPU time is what
     its watching and judging took from the runs, whatever else the machine was doing."""
     started, cpu_started = time.monotonic(), _own_cpu_s()
-    observed = matrix.run_all(jobs, parallel)
+    observed = scheduler.run_all(jobs, parallel)
     return time.monotonic() - started, _own_cpu_s() - cpu_started, observed
 
 
@@ -85,7 +86,7 @@ def through_plain_loop(jobs: list[Job], parallel: int, python: str) -> tuple[flo
     """Runs the jobs from a plain loop of `parallel` threads; returns the wall time and what it left
     behind (processes and /dev/shm entries, ended and removed afterwards)."""
     marker = f"plain-{uuid.uuid4().hex}"
-    before = shm.entries()
+    before = shm_leftovers.entries()
     started = time.monotonic()
     with concurrent.futures.ThreadPoolExecutor(max_workers=parallel) as pool:
         list(pool.map(lambda job: plain_run(job, marker, python), jobs))
@@ -100,11 +101,11 @@ def clean_up(marker: str, shm_before: set[str]) -> dict:
     processes.terminate(left)
     held = set()
     for process in psutil.process_iter():
-        held |= shm.held_by(process.pid)
+        held |= shm_leftovers.held_by(process.pid)
     removed = []
-    for name in sorted(shm.entries() - shm_before - held):
+    for name in sorted(shm_leftovers.entries() - shm_before - held):
         with contextlib.suppress(OSError):
-            (shm.SHM_DIR / name).unlink()
+            (shm_leftovers.SHM_DIR / name).unlink()
             removed.append(name)
     return {"processes": len(left), "shm_entries": removed}
 

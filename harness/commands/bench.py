@@ -13,10 +13,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from harness import arguments
-from harness.arguments import UsageError
 from harness.bench import plan
-from harness.commands import EXIT_FAILED
+from harness.commands import EXIT_FAILED, arguments
+from harness.commands.arguments import UsageError
 
 
 def add_parser(subparsers) -> None:
@@ -78,8 +77,8 @@ def chosen_plan(args: argparse.Namespace) -> plan.Plan:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness.bench.command import measure_and_record
     from harness.bench.jobs import BenchError
+    from harness.bench.steps import measure_and_record
 
     chosen = chosen_plan(args)
     try:

@@ -12,8 +12,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness import arguments
-from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK
+from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK, arguments
 from harness.commands.lint_files import add_rule_choice, chosen_rules, lint
 from harness.diagnose import FINE, PITFALL, RISK
 from harness.links import case_page
@@ -79,18 +78,18 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import judge, matrix
+    from harness import judge, scheduler
     from harness.cases import discover
     from harness.diagnose import diagnose
-    from harness.settings import RunSettings
+    from harness.run.settings import RunSettings
 
     _require_torch()
     findings = lint([args.path], args.stdin, chosen_rules(args))
     if not args.json:
-        from harness import report
+        from harness import outcome_table
 
         console.print(_plan(args), soft_wrap=True)
-        report.print_platform_notes(console, list(args.profiles))
+        outcome_table.print_platform_notes(console, list(args.profiles))
     settings = RunSettings(
         timeout_s=args.timeout,
         args=tuple(args.script_args),
@@ -104,10 +103,10 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     )
 
     def run(profile):
-        observed = matrix.observe(args.path, profile, settings, case=args.path.name, variant="check")
+        observed = scheduler.observe(args.path, profile, settings, case=args.path.name, variant="check")
         return judge.unless_no_gpu(observed)
 
-    results = matrix.run_all(list(args.profiles), args.jobs, run=run)
+    results = scheduler.run_all(list(args.profiles), args.jobs, run=run)
     found = diagnose(discover(args.cases_dir), results, findings)
     if args.json:
         print(json.dumps(_as_json(args.path, results, findings, found), indent=2, sort_keys=True))
@@ -185,7 +184,7 @@ def _as_json(path: Path, results, findings, found) -> dict:
 
 
 def _print_check(console: Console, results, findings, found) -> None:
-    from harness import report
+    from harness import outcome_table
 
     for result in results:
         console.print(
@@ -193,7 +192,7 @@ def _print_check(console: Console, results, findings, found) -> None:
             f"{escape(result.signature)}",
             soft_wrap=True,
         )
-        report.print_cleanup_note(console, result, indent=4)
+        outcome_table.print_cleanup_note(console, result, indent=4)
     console.print(f"Static checks: {len(findings)} finding(s)")
     for finding in findings:
         console.print(f"  {escape(str(finding))}", soft_wrap=True)
@@ -206,7 +205,7 @@ def _print_check(console: Console, results, findings, found) -> None:
         console.print("[yellow]No known pitfall matches what the runs showed.[/] The causes as observed:")
         for result in failing:
             console.print(f"  {result.profile}: {result.outcome}: {escape(result.signature)}", soft_wrap=True)
-            report.print_output_end(console, result, indent=4)
+            outcome_table.print_output_end(console, result, indent=4)
     judged = [r.profile for r in results if r.outcome.was_judged]
     if not judged:
         console.print(

@@ -9,8 +9,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness.arguments import UsageError
 from harness.commands import EXIT_FAILED, EXIT_OK
+from harness.commands.arguments import UsageError
 from harness.lint.formats import FORMATS, RENDERERS
 
 
@@ -48,12 +48,13 @@ def _codes(text: str) -> tuple[str, ...]:
 def chosen_rules(args: argparse.Namespace) -> frozenset[str]:
     """The rules to check: the command line's --select/--ignore, else the user's configuration's.
     Also takes the configured site URL for the links to each case."""
-    from harness import config, links
+    from harness import links
+    from harness.commands import user_config
     from harness.lint import select_rules
 
     if args.config is not None and not args.config.is_file():
         raise UsageError(f"no such configuration file: {args.config}")
-    settings = config.load(args.config)
+    settings = user_config.load(args.config)
     links.configure(settings.site_url)
     select = args.select if args.select is not None else settings.select
     ignore = args.ignore if args.ignore is not None else settings.ignore

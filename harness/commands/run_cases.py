@@ -17,9 +17,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from harness import arguments
 from harness.cases import VARIANTS, discover, select
-from harness.commands import EXIT_FAILED, EXIT_OK
+from harness.commands import EXIT_FAILED, EXIT_OK, arguments
 
 
 def add_parser(subparsers) -> None:
@@ -46,7 +45,7 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import environment, matrix, report, results
+    from harness import environment, outcome_table, results, scheduler
 
     variants = list(VARIANTS) if args.variant == "both" else [args.variant]
     cases = select(discover(args.cases_dir), args.cases)
@@ -57,17 +56,17 @@ def handle(args: argparse.Namespace, console: Console) -> int:
             results.load(results_path)  # refuse a damaged or newer file before spending minutes
         except results.OlderSchemaError as exc:
             console.print(f"[yellow]note:[/] {escape(str(exc))}; this run's results will replace it")
-    jobs = matrix.plan(cases, variants, list(args.profiles), args.timeout, args.idle) * args.repeat
+    jobs = scheduler.plan(cases, variants, list(args.profiles), args.timeout, args.idle) * args.repeat
     console.print(
         f"Running {len(jobs)} runs ({len(cases)} cases × {len(variants)} variants × "
         f"{len(args.profiles)} profiles) on {args.jobs} parallel jobs; "
         f"Python {env['python']}, torch {env['torch']}"
     )
-    report.print_platform_notes(console, list(args.profiles))
+    outcome_table.print_platform_notes(console, list(args.profiles))
     observed = _run_with_progress(console, jobs, args.jobs, width=max(len(case.name) for case in cases))
-    report.print_report(console, observed, [p.name for p in args.profiles])
+    outcome_table.print_report(console, observed, [p.name for p in args.profiles])
     if args.repeat > 1:
-        console.print(report.agreement(observed, args.repeat))
+        console.print(outcome_table.agreement(observed, args.repeat))
     if not args.no_record:
         results.record(results_path, observed, env)
         console.print(f"Results recorded in {escape(str(results_path))}")
@@ -80,7 +79,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 def _run_with_progress(console: Console, jobs: list, workers: int, width: int) -> list:
     """Runs the jobs: a line per finished run, counted and with the time left, above a progress
     bar (in a terminal; a log gets the lines alone)."""
-    from harness import matrix, report
+    from harness import outcome_table, scheduler
 
     progress = Progress(
         TextColumn("{task.description}"),
@@ -107,9 +106,9 @@ def _run_with_progress(console: Console, jobs: list, workers: int, width: int) -
                 f" ({escape(verdict)}) {result.duration_s:.1f}s",
                 highlight=False,
             )
-            report.print_cleanup_note(progress.console, result, indent=6)
+            outcome_table.print_cleanup_note(progress.console, result, indent=6)
 
-        return matrix.run_all(jobs, workers, on_done=done)
+        return scheduler.run_all(jobs, workers, on_done=done)
 
 
 def time_left(elapsed_s: float, done: int, total: int) -> str:

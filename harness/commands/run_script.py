@@ -7,8 +7,7 @@ import argparse
 from rich.console import Console
 from rich.markup import escape
 
-from harness import arguments
-from harness.commands import EXIT_FAILED, EXIT_OK
+from harness.commands import EXIT_FAILED, EXIT_OK, arguments
 from harness.outcomes import Outcome
 
 DEFAULT_TIMEOUT_S = 120.0
@@ -25,22 +24,22 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import matrix, report
-    from harness.settings import RunSettings
+    from harness import outcome_table, scheduler
+    from harness.run.settings import RunSettings
 
     console.print(
         f"Running {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)} "
         f"(timeout {args.timeout:g}s each; each run in a working and temporary directory of its own)"
     )
-    report.print_platform_notes(console, list(args.profiles))
+    outcome_table.print_platform_notes(console, list(args.profiles))
     settings = RunSettings(
         timeout_s=args.timeout, args=tuple(args.script_args), via_stdin=args.stdin, idle_s=args.idle
     )
 
     def run(profile):
-        return matrix.observe(args.path, profile, settings, case=args.path.name, variant="script")
+        return scheduler.observe(args.path, profile, settings, case=args.path.name, variant="script")
 
-    observed = matrix.run_all(list(args.profiles), args.jobs, run=run)
+    observed = scheduler.run_all(list(args.profiles), args.jobs, run=run)
     for result in observed:
         print_result(console, result)
     return EXIT_OK if all(r.outcome is Outcome.OK for r in observed) else EXIT_FAILED
@@ -48,13 +47,13 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
 def print_result(console: Console, result) -> None:
     """The outcome and cause of one run; what it left behind; the end of its output unless ok."""
-    from harness import report
+    from harness import outcome_table
 
     console.print(
         f"[bold]{result.profile:10}[/] [{result.outcome.style}]{result.outcome}[/] "
         f"{escape(result.signature)}",
         soft_wrap=True,
     )
-    report.print_cleanup_note(console, result, indent=4)
+    outcome_table.print_cleanup_note(console, result, indent=4)
     if result.outcome is not Outcome.OK:
-        report.print_output_end(console, result, indent=4)
+        outcome_table.print_output_end(console, result, indent=4)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from harness.site.i18n import t
 from harness.site.plots import _png
+from harness.site.wording import t
 
-SCHEMA_VERSION = 1  # harness.bench.command writes it
+SCHEMA_VERSION = 1  # harness.bench.steps writes it
 METHOD_COLOURS = {"fork": "#1565c0", "forkserver": "#2e7d32", "spawn": "#c62828"}
 
 

@@ -25,8 +25,8 @@ from mkdocs.plugins import event_priority
 from harness import confirmations
 from harness.cases import CASES_DIR, CaseError, discover
 from harness.results import RESULTS_DIR, ResultsError
-from harness.site import bench_page, i18n, languages, pages, plots, results_data
-from harness.site.i18n import t
+from harness.site import bench_page, navigation, pages, plots, results_data, wording
+from harness.site.wording import t
 
 PLACEHOLDER = re.compile(r"<!--\s*dlp:(?P<name>[\w-]+)\s*-->")
 PLOTS_DIR = "assets/plots"
@@ -42,17 +42,17 @@ def on_config(config):
         _state["cases"] = discover(cases_dir)
         _state["recorded"] = results_data.load_all(results_dir)
         _state["bench"] = bench_page.load_latest(results_dir / "bench")
-        languages.check_pairs(Path(config.docs_dir), _state["cases"])
-        languages.check_lessons(_state["cases"])
-    except (CaseError, ResultsError, bench_page.BenchFileError, languages.LanguageError) as exc:
+        navigation.check_pairs(Path(config.docs_dir), _state["cases"])
+        navigation.check_lessons(_state["cases"])
+    except (CaseError, ResultsError, bench_page.BenchFileError, navigation.LanguageError) as exc:
         raise PluginError(str(exc)) from None
     _state["reference"] = results_data.reference(_state["recorded"])
     _state["results_dir"] = results_dir
     _state["source_docs"] = config.docs_dir
     _stage(config)
-    languages.add_search_terms(Path(config.docs_dir))
+    navigation.add_search_terms(Path(config.docs_dir))
     if config.nav is None:
-        config.nav = languages.nav(_state["cases"], Path(config.docs_dir))
+        config.nav = navigation.nav(_state["cases"], Path(config.docs_dir))
     return config
 
 
@@ -62,8 +62,8 @@ def _stage(config) -> None:
     staging = Path(tempfile.mkdtemp(prefix="dlp-docs-"))
     shutil.copytree(config.docs_dir, staging, dirs_exist_ok=True)
     for case in _state["cases"]:
-        for lang in i18n.LANGUAGES:
-            with i18n.language(lang):
+        for lang in wording.LANGUAGES:
+            with wording.language(lang):
                 page = staging / pages.case_page_path(case, lang)
                 page.parent.mkdir(parents=True, exist_ok=True)
                 page.write_text(pages.case_page(case), encoding="utf-8")
@@ -115,13 +115,13 @@ def _draw_plots(staging: Path) -> None:
 
 @event_priority(-110)  # after the i18n plugin has put this language's pages in the navigation
 def on_nav(nav, config, files):
-    languages.rename_sections(nav.items, _language(config))
+    navigation.rename_sections(nav.items, _language(config))
     return nav
 
 
 def _language(config) -> str:
     plugin = getattr(config, "plugins", {}).get("i18n")
-    return getattr(plugin, "current_language", None) or i18n.DEFAULT
+    return getattr(plugin, "current_language", None) or wording.DEFAULT
 
 
 def on_page_markdown(markdown, page, config, files):
@@ -132,13 +132,13 @@ def on_page_markdown(markdown, page, config, files):
             raise PluginError(f"{page.file.src_uri}: unknown placeholder 'dlp:{name}'")
         return render(page)
 
-    with i18n.language(_language(config)):
+    with wording.language(_language(config)):
         return PLACEHOLDER.sub(fill, markdown)
 
 
 def _case_of(page):
     for case in _state["cases"]:
-        if page.file.src_uri in {pages.case_page_path(case, lang) for lang in i18n.LANGUAGES}:
+        if page.file.src_uri in {pages.case_page_path(case, lang) for lang in wording.LANGUAGES}:
             return case
     raise PluginError(f"{page.file.src_uri}: this placeholder belongs on a case page")
 
@@ -158,7 +158,7 @@ _RENDERERS = {
     "diff": lambda page: pages.diff(_case_of(page)),
     "observed": lambda page: pages.observed(_case_of(page), _state["recorded"], confirmed=_confirmed),
     "predict-answer": lambda page: pages.predict_answer(_case_of(page), _state["reference"]),
-    "learning-path": lambda page: languages.learning_path(_state["cases"]),
+    "learning-path": lambda page: navigation.learning_path(_state["cases"]),
     "comparison-table": lambda page: pages.comparison_table(
         _state["cases"],
         _state["reference"],

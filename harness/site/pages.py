@@ -8,13 +8,13 @@ import re
 from pathlib import Path
 
 from harness.cases import VARIANTS, Case
+from harness.outcome_table import SIGNATURE_WIDTH
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, PROFILES, SYSTEM_NAMES
-from harness.report import SIGNATURE_WIDTH
 from harness.results import RunResult
-from harness.site import i18n
-from harness.site.i18n import t
+from harness.site import wording
 from harness.site.results_data import Recorded
+from harness.site.wording import t
 
 # A case page shows its own runs whole enough to read their figures (case 13: the wait, its share,
 # the threshold, the workers' shutdown); the comparison table keeps the short form.
@@ -42,7 +42,7 @@ def readme(case: Case, lang: str) -> Path:
 def case_page(case: Case) -> str:
     """The page of one case, in the current language: its title, the predict block, the README, the
     exercise, then the real scripts, their diff, and what was observed."""
-    text = readme(case, i18n.current()).read_text(encoding="utf-8")
+    text = readme(case, wording.current()).read_text(encoding="utf-8")
     # Links to another case's README (in either language) go to its page, in the page's language.
     text = CASE_LINK.sub(r"(\1.md\2)", text)
     title, _, body = text.partition("\n")
@@ -262,7 +262,7 @@ def comparison_table(
 def profiles_list(reference: Recorded | None) -> str:
     """What each column imposes in every process, how this machine imitated it, what it cannot show."""
     items = []
-    words = i18n.PROFILE_TEXT.get(i18n.current(), {})
+    words = wording.PROFILE_TEXT.get(wording.current(), {})
     for profile in PROFILES.values():
         how = reference.emulation(profile.name) if reference else ""
         seen = t("profiles.emulated", how=literal(how)) if how else t("profiles.native")
@@ -368,7 +368,7 @@ def cause_table(cases: list[Case], reference: Recorded | None) -> str:
     by_name = {case.name: case for case in cases}
     heads = " | ".join(t("cause.column", profile=profile) for profile in CAUSE_PROFILES)
     rows = [t("cause.head") + heads + " |", "|---" * (5 + len(CAUSE_PROFILES)) + "|"]
-    words = i18n.CAUSES.get(i18n.current())
+    words = wording.CAUSES.get(wording.current())
     causes = (
         CAUSES if words is None else [(*row, cause[-1]) for row, cause in zip(words, CAUSES, strict=True)]
     )

@@ -7,14 +7,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import confirmations, judge, needs, profiles, runner, shm_limit
-from harness.active_runs import ACTIVE_RUNS
+from harness import confirmations, judge, needs, profiles
 from harness.cases import Case
-from harness.idleness import DEFAULT_IDLE_S
 from harness.outcomes import Outcome
 from harness.profiles import Profile
 from harness.results import RunResult
-from harness.settings import RunSettings
+from harness.run import private_shm, runner
+from harness.run.active_runs import ACTIVE_RUNS
+from harness.run.idleness import DEFAULT_IDLE_S
+from harness.run.settings import RunSettings
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def observe(
         emulation=profile.emulation(),
         limits=settings.limits(),
     )
-    unavailable = profiles.unavailable(profile) or shm_limit.unavailable(settings.dev_shm_mb, profile)
+    unavailable = profiles.unavailable(profile) or private_shm.unavailable(settings.dev_shm_mb, profile)
     if unavailable:
         return RunResult(**base, outcome=Outcome.SKIPPED, reason=unavailable)
     try:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import psutil
 
-from harness.processes import CLEANUP_HELPERS
+from harness.run.processes import CLEANUP_HELPERS
 
 MB = 1024 * 1024
 DEFAULT_MEMORY_LIMIT_MB = 4096.0  # total RSS of a run's processes; a case may declare its own

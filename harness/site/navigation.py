@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 from harness.cases import Case
-from harness.site import i18n
-from harness.site.i18n import LANGUAGES, LESSONS
+from harness.site import wording
 from harness.site.pages import README_NAMES, case_page_path, readme
+from harness.site.wording import LANGUAGES, LESSONS
 
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 # The pages of the two ends of the navigation, in order; any other page of docs/ joins "Reference".
@@ -29,13 +29,13 @@ class LanguageError(Exception):
 
 def localized(page: str, lang: str) -> str:
     """`index.md` in `lang`: itself in English, `index.zh.md` in Chinese."""
-    return page if lang == i18n.DEFAULT else page[: -len(".md")] + f".{lang}.md"
+    return page if lang == wording.DEFAULT else page[: -len(".md")] + f".{lang}.md"
 
 
 def base_page(page: str) -> str:
     """The English name of a page of any language: `index.zh.md` → `index.md`."""
     for lang in LANGUAGES:
-        if lang != i18n.DEFAULT and page.endswith(f".{lang}.md"):
+        if lang != wording.DEFAULT and page.endswith(f".{lang}.md"):
             return page[: -len(f".{lang}.md")] + ".md"
     return page
 
@@ -68,7 +68,7 @@ def check_lessons(cases: list[Case]) -> None:
         f"{name} is in more than one lesson" for name in sorted({n for n in listed if listed.count(n) > 1})
     ]
     if problems:
-        raise LanguageError("the learning path (harness/site/i18n.py LESSONS): " + "; ".join(problems))
+        raise LanguageError("the learning path (harness/site/wording.py LESSONS): " + "; ".join(problems))
 
 
 def title(case: Case, lang: str) -> str:
@@ -79,7 +79,7 @@ def title(case: Case, lang: str) -> str:
 
 def learning_path(cases: list[Case]) -> str:
     """The lessons in order, each with its introduction and its cases, in the current language."""
-    lang = i18n.current()
+    lang = wording.current()
     by_name = {case.name: case for case in cases}
     parts = []
     for heading, intro, names in LESSONS:
@@ -110,7 +110,7 @@ def nav(cases: list[Case], docs_dir: Path) -> list:
 def rename_sections(items: list, lang: str) -> None:
     for item in items:
         if item.is_section:
-            item.title = i18n.NAV.get(item.title, {}).get(lang, item.title)
+            item.title = wording.NAV.get(item.title, {}).get(lang, item.title)
             rename_sections(item.children, lang)
 
 

@@ -7,9 +7,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from harness import shm
 from harness.outcomes import Outcome
 from harness.results import RunResult
+from harness.run import shm_leftovers
 
 SIGNATURE_WIDTH = 100  # characters of a signature (or a list of leftovers) shown in a table or a line
 OUTPUT_LINES_SHOWN = 8  # lines of a run's output shown under a failed or mismatched run
@@ -66,8 +66,10 @@ def print_platform_notes(console: Console, profiles: list) -> None:
     for profile in profiles:
         if how := profile.emulation():
             console.print(f"  [dim]{profile.name}: emulated here ({escape(how)})[/]", soft_wrap=True)
-    if not shm.SHM_DIR.is_dir():
-        console.print(f"  [dim]shared-memory files left by a run are not checked here: no {shm.SHM_DIR}[/]")
+    if not shm_leftovers.SHM_DIR.is_dir():
+        console.print(
+            f"  [dim]shared-memory files left by a run are not checked here: no {shm_leftovers.SHM_DIR}[/]"
+        )
 
 
 def table(results: list[RunResult], methods: list[str]) -> Table:

@@ -11,8 +11,8 @@ import os
 import re
 from pathlib import Path
 
-from harness.idleness import DEFAULT_IDLE_S
 from harness.profiles import BY_START_METHOD, PROFILE_NAMES, PROFILES, START_METHODS, Profile
+from harness.run.idleness import DEFAULT_IDLE_S
 
 EXIT_USAGE = 2
 
@@ -140,7 +140,7 @@ def idle_seconds(text: str) -> float | None:
 
 def add_idle(parser: argparse.ArgumentParser) -> None:
     """--idle: how long a run waiting for a batch, idle, with a worker blocked for good, takes to
-    be called hung (harness/idleness.py)."""
+    be called hung (harness/run/idleness.py)."""
     parser.add_argument(
         "--idle",
         type=idle_seconds,

@@ -23,7 +23,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
-from harness import processes, shm
+from harness.run import processes, shm_leftovers
 
 END_WAIT_S = 5.0
 
@@ -53,10 +53,10 @@ class Lifeline:
                 self._pipe = None
 
     def _start(self) -> IO[str]:
-        package_parent = str(Path(__file__).resolve().parent.parent)
+        package_parent = str(Path(__file__).resolve().parents[2])
         python_path = os.pathsep.join([package_parent, *filter(None, [os.environ.get("PYTHONPATH")])])
         self.watchdog = subprocess.Popen(
-            [sys.executable, "-c", "from harness.watchdog import main; main()"],
+            [sys.executable, "-c", "from harness.run.watchdog import main; main()"],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
@@ -90,7 +90,7 @@ def end_run(root_pid: int, run_id: str, session_id: int | None) -> None:
     END_WAIT_S), then killed too. What the processes held in /dev/shm is removed last.
     """
     tree = processes.find_run_processes(root_pid, run_id, session_id)
-    held = set().union(*(shm.held_by(p.pid) for p in tree)) | _named_after(p.pid for p in tree)
+    held = set().union(*(shm_leftovers.held_by(p.pid) for p in tree)) | _named_after(p.pid for p in tree)
     for _ in range(3):  # a process forked between looking and killing is found the next time
         clients = [p for p in tree if not processes.is_cleanup_helper(p)]
         for process in clients:
@@ -105,10 +105,10 @@ def end_run(root_pid: int, run_id: str, session_id: int | None) -> None:
     processes.wait_ended(helpers, 1.0)
     for name in held:
         with contextlib.suppress(OSError):
-            (shm.SHM_DIR / name).unlink()
+            (shm_leftovers.SHM_DIR / name).unlink()
 
 
 def _named_after(pids) -> set[str]:
     """PyTorch's file_system segments named after these processes (torch_<pid>_…)."""
     prefixes = tuple(f"torch_{pid}_" for pid in pids)
-    return {name for name in shm.entries() if prefixes and name.startswith(prefixes)}
+    return {name for name in shm_leftovers.entries() if prefixes and name.startswith(prefixes)}

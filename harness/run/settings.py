@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.idleness import DEFAULT_IDLE_S
-from harness.memory import DEFAULT_MEMORY_LIMIT_MB
+from harness.run.idleness import DEFAULT_IDLE_S
+from harness.run.memory import DEFAULT_MEMORY_LIMIT_MB
 
 PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
 
@@ -22,7 +22,7 @@ class RunSettings:
     batches (it works) and `sample_s` seconds passed since the first (trends need a sample);
     `stall_s` calls it hung when, once iterating, no batch came for that long. `idle_s` calls it
     hung sooner: the main process waits for a batch, no process of the run used the CPU for that
-    long, and a worker is blocked for good (harness/idleness.py); None: never. `dev_shm_mb` gives
+    long, and a worker is blocked for good (harness/run/idleness.py); None: never. `dev_shm_mb` gives
     the run a /dev/shm of that size, as a Docker container has (64 MB by default). `cwd`: the folder
     the script runs in, kept as it is (default: a new one of its own, removed after the run), for
     a test that runs a script again where it ran before.
@@ -38,7 +38,7 @@ class RunSettings:
     stall_s: float | None = None
     idle_s: float | None = DEFAULT_IDLE_S
     process_limit: int = PROCESS_LIMIT
-    dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/shm_limit.py)
+    dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/run/private_shm.py)
     cwd: Path | None = None
 
     def limits(self) -> dict:

@@ -14,7 +14,7 @@ class Stop(enum.Enum):
     EXITED = "exited"
     TIMEOUT = "timeout"  # still running at its timeout
     STALL = "stall"  # iterating, and no batch for the settings' stall_s
-    IDLE = "idle"  # waiting for a batch, no CPU used, a worker blocked for good (harness/idleness.py)
+    IDLE = "idle"  # waiting for a batch, no CPU used, a worker blocked for good (harness/run/idleness.py)
     MEMORY = "memory"  # its processes together passed the memory limit
     OUTPUT = "output"  # it wrote more than the runner allows (runner.OUTPUT_LIMIT_BYTES)
     PROCESSES = "processes"  # more processes at once than the process limit

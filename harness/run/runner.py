@@ -18,15 +18,15 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import events, idleness, processes, shm, shm_limit
-from harness.active_runs import ACTIVE_RUNS
 from harness.boot import dlp_contract as contract
-from harness.memory import MemoryMonitor
-from harness.observation import Observation, Stop
 from harness.profiles import Profile
-from harness.settings import RunSettings
+from harness.run import idleness, private_shm, probe_records, processes, shm_leftovers
+from harness.run.active_runs import ACTIVE_RUNS
+from harness.run.memory import MemoryMonitor
+from harness.run.observation import Observation, Stop
+from harness.run.settings import RunSettings
 
-BOOT_DIR = Path(__file__).resolve().parent / "boot"
+BOOT_DIR = Path(__file__).resolve().parent.parent / "boot"
 # Runs code read from stdin in __main__ without giving __main__ a file, as an interactive session
 # does. (Plain `python -` sets __file__ to "<stdin>", which spawned children try to open as a file.)
 INTERACTIVE_MAIN = "import sys; exec(compile(sys.stdin.read(), '<stdin>', 'exec'))"
@@ -91,9 +91,9 @@ class _Run:
     started: float  # time.monotonic() at launch
     wall_started: float  # time.time() at launch
     monitor: MemoryMonitor
-    progress: events.ProgressWatch
+    progress: probe_records.ProgressWatch
     cpu: idleness.CpuWatch
-    shared: shm.ShmWatch
+    shared: shm_leftovers.ShmWatch
     _main_pid: int | None = None
 
     @property
@@ -172,9 +172,9 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
     extra_path = [str(script.parent)] if settings.via_stdin else []
     env = child_environment(profile, workdir / "probes", run_id, extra_path, tmp_dir=workdir / "tmp")
     if settings.dev_shm_mb is not None:
-        command, variables = shm_limit.wrap(command, settings.dev_shm_mb)
+        command, variables = private_shm.wrap(command, settings.dev_shm_mb)
         env.update(variables)
-    shared = shm.ShmWatch()  # what /dev/shm held before the run
+    shared = shm_leftovers.ShmWatch()  # what /dev/shm held before the run
     stdin_path = script if settings.via_stdin else os.devnull
     with open(workdir / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:
         wall_started, started = time.time(), time.monotonic()
@@ -194,7 +194,7 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
         started=started,
         wall_started=wall_started,
         monitor=MemoryMonitor(proc.pid, started, settings.memory_interval_s),
-        progress=events.ProgressWatch(started),
+        progress=probe_records.ProgressWatch(started),
         cpu=idleness.CpuWatch(started),
         shared=shared,
     )
@@ -244,7 +244,7 @@ def _progress_says(run: _Run, settings: RunSettings) -> Stop | None:
     return Stop.IDLE if _idle_for_good(run, settings, now) else None
 
 
-def _sampled_enough(progress: events.ProgressWatch, settings: RunSettings, now: float) -> bool:
+def _sampled_enough(progress: probe_records.ProgressWatch, settings: RunSettings, now: float) -> bool:
     """The loaders delivered the batches asked for, and were watched `sample_s` since the first."""
     if settings.stop_after_batches is None or progress.batches < settings.stop_after_batches:
         return False
@@ -311,15 +311,15 @@ def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
 
 def _read_records(run: _Run, observation: Observation, settings: RunSettings) -> None:
     """What the probes recorded (DataLoader epochs, workers' start of service) and the output."""
-    recorded = events.read(run.probe_dir)
-    observation.loader_epochs = events.loader_epochs(recorded, run.main_pid, run.wall_started)
-    observation.rng = events.rng_fingerprints(recorded)
-    observation.dataset_sizes = events.dataset_sizes(recorded)
-    observation.first_batches = events.first_batches(recorded)
+    recorded = probe_records.read(run.probe_dir)
+    observation.loader_epochs = probe_records.loader_epochs(recorded, run.main_pid, run.wall_started)
+    observation.rng = probe_records.rng_fingerprints(recorded)
+    observation.dataset_sizes = probe_records.dataset_sizes(recorded)
+    observation.first_batches = probe_records.first_batches(recorded)
     if run.proc.returncode == BOOT_EXIT_CODE:
         observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:
-        run.monitor.mark_ready(events.worker_ready(recorded, run.wall_started))
+        run.monitor.mark_ready(probe_records.worker_ready(recorded, run.wall_started))
         observation.memory = run.monitor.to_json()
     observation.output = read_tail(run.output_path)
 

@@ -1,0 +1,1 @@
+"""Running one script in isolation: launch, watch, stop, and what it showed."""
