@@ -107,3 +107,21 @@ def test_each_rule_points_at_the_case_whose_case_toml_lists_it():
     }
     assert not disagree, f"rule: (its case, the cases whose case.toml lists it): {disagree}"
     assert set(listed) <= set(RULES), f"case.toml names unknown rules: {set(listed) - set(RULES)}"
+
+
+def test_the_readme_lists_every_rule_once_with_its_case():
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (DLP\d{3}) \| .* \| (\d{2}) \|$", readme, flags=re.M)
+    assert rows == [(code, rule.case[:2]) for code, rule in RULES.items()]
+
+
+def test_a_rule_registered_twice_or_misnamed_is_refused():
+    from harness.lint.registry import rule
+
+    def check(facts):
+        yield from ()
+
+    with pytest.raises(ValueError, match="DLP001 dataloader-outside-main-guard repeats DLP001"):
+        rule("DLP001", "dataloader-outside-main-guard", "01_missing_main_guard", "m")(check)
+    with pytest.raises(ValueError, match="'Bad_Name' is not of the form"):
+        rule("DLP099", "Bad_Name", "01_missing_main_guard", "m")(check)

@@ -1,7 +1,9 @@
 """A static pass over Python files for DataLoader pitfalls: `python -m harness lint PATH...`.
 
 Reads the code with `ast`, never runs it. One pass collects the module's facts (`facts.py`); each
-rule is a function of those facts (`rules.py`). A finding has a rule code, a position, a message
+rule is a function of those facts, registered beside it with `@rule` (`registry.py`), in a module
+of its theme (`main_module`, `pickling`, `dataset_copies`, `randomness`, `worker_threads`,
+`loader_use`, `workers`, `distributed`). A finding has a rule code, a position, a message
 and the case that shows the pitfall, printed as `path:line:col: CODE message (see cases/NN_slug)`.
 A line ending in `# noqa` (or `# noqa: DLP001, DLP002`) has no finding (of those codes).
 """
@@ -14,8 +16,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from harness.links import case_link
+from harness.lint import (  # noqa: F401  (importing a theme registers its rules)
+    dataset_copies,
+    distributed,
+    loader_use,
+    main_module,
+    pickling,
+    randomness,
+    worker_threads,
+    workers,
+)
 from harness.lint.facts import collect
-from harness.lint.rules import RULES, Rule
+from harness.lint.registry import RULES as _REGISTERED
+from harness.lint.registry import Rule
+
+RULES = {code: _REGISTERED[code] for code in sorted(_REGISTERED)}
 
 __all__ = ["RULES", "Finding", "Rule", "lint_paths", "lint_source", "select_rules"]
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)

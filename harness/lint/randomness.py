@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from harness.lint.facts import Hits, ModuleFacts, called
+from harness.lint.registry import rule
 
 GENERATORS = (
     "np.random.default_rng",
@@ -18,6 +19,12 @@ GENERATORS = (
 )
 
 
+@rule(
+    "DLP004",
+    "random-generator-on-dataset",
+    "09_duplicated_randomness",
+    "Dataset keeps a random generator: every worker gets a copy in the same state",
+)
 def dlp004(facts: ModuleFacts) -> Hits:
     """A random generator object kept on a Dataset, unless a worker_init_fn of the module replaces
     that attribute in each worker (`worker_info.dataset.rng = …(worker_info.seed)`: the documented fix)."""

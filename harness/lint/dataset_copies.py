@@ -1,0 +1,97 @@
+"""Rules about a Dataset as each worker holds it: its own copy of a stream, of CUDA state, of a
+Python list that reading makes grow."""
+
+from __future__ import annotations
+
+import ast
+
+from harness.lint.facts import Hits, ModuleFacts, called, mentions
+from harness.lint.registry import rule
+
+LIST_BUILDERS = ("list", "sorted", "glob.glob", "os.listdir", "json.load", "json.loads")
+LARGE_LITERAL_LIST = 16  # items: a short literal list (a mean, a few labels) is no copy-on-read risk
+LARGE_KNOWN_LIST = 10_000  # items of a list whose size is known at parse time: fewer is no risk
+
+
+@rule(
+    "DLP005",
+    "iterable-dataset-not-sharded",
+    "10_iterable_dataset_duplicates",
+    "IterableDataset.__iter__ never consults get_worker_info(): each worker yields everything",
+)
+def dlp005(facts: ModuleFacts) -> Hits:
+    """An IterableDataset whose __iter__ never asks which worker it is in."""
+    for dataset in facts.datasets:
+        asks = mentions(dataset.node, "get_worker_info", "worker_info", "shard")
+        if dataset.iterable and "__iter__" in dataset.methods and not asks:
+            yield dataset.methods["__iter__"], {}
+
+
+@rule(
+    "DLP006",
+    "cuda-in-dataset",
+    "05_cuda_in_worker",
+    "CUDA work inside a Dataset: fails in forked workers; return CPU tensors",
+)
+def dlp006(facts: ModuleFacts) -> Hits:
+    """CUDA work in a Dataset method other than __init__ (the first such call in each method), and
+    CUDA tensors made in __init__, in the main process, and kept on the Dataset (`self.x = ….cuda()`):
+    every worker receives them."""
+    for dataset in facts.datasets:
+        for name, method in dataset.methods.items():
+            if name == "__init__":
+                continue
+            cuda = next((node for node in ast.walk(method) if _uses_cuda(node)), None)
+            if cuda is not None:
+                yield cuda, {}
+        for _, value in dataset.self_assignments("__init__"):
+            cuda = next((node for node in ast.walk(value) if _uses_cuda(node)), None)
+            if cuda is not None:
+                yield cuda, {}
+
+
+def _uses_cuda(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+    if method == "cuda" or called(node).startswith("torch.cuda."):
+        return True
+    values = list(node.args) + [k.value for k in node.keywords if k.arg == "device"]
+    if method == "to" or any(k.arg == "device" for k in node.keywords):
+        return any(isinstance(v, ast.Constant) and str(v.value).startswith("cuda") for v in values)
+    return False
+
+
+@rule(
+    "DLP007",
+    "python-list-on-dataset",
+    "06_memory_growth",
+    "Dataset keeps a Python list: under fork each worker's memory grows as it reads it",
+)
+def dlp007(facts: ModuleFacts) -> Hits:
+    """A Python list (comprehension, list-building call, long literal) kept on a Dataset, unless its
+    size is known at parse time and small (a literal of a few items, a comprehension or list() over
+    `range(N)` with a small literal N): copy-on-read matters for hundreds of thousands of objects."""
+    for dataset in facts.datasets:
+        for _, value in dataset.self_assignments("__init__"):
+            if isinstance(value, ast.List):
+                if len(value.elts) > LARGE_LITERAL_LIST:
+                    yield value, {}
+            elif (isinstance(value, ast.ListComp) or called(value) in LIST_BUILDERS) and (
+                _known_size(value) or LARGE_KNOWN_LIST
+            ) >= LARGE_KNOWN_LIST:
+                yield value, {}
+
+
+def _known_size(value: ast.expr) -> int | None:
+    """The length of a list built over `range(<literal>)`, a comprehension's or list()'s; else None."""
+    if isinstance(value, ast.ListComp) and len(value.generators) == 1 and not value.generators[0].ifs:
+        source = value.generators[0].iter
+    elif called(value) == "list" and len(value.args) == 1:
+        source = value.args[0]
+    else:
+        return None
+    bounds = source.args if called(source) == "range" else []
+    if bounds and all(isinstance(b, ast.Constant) and isinstance(b.value, int) for b in bounds):
+        return len(range(*(b.value for b in bounds)))
+    return None

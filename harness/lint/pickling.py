@@ -1,0 +1,53 @@
+"""Rules about what a spawned worker receives by pickling: the functions handed to a loader, and
+what a Dataset holds."""
+
+from __future__ import annotations
+
+import ast
+
+from harness.lint.facts import Hits, ModuleFacts, called
+from harness.lint.registry import rule
+
+HANDLE_OPENERS = {
+    "open": "file",
+    "io.open": "file",
+    "sqlite3.connect": "database connection",
+    "h5py.File": "HDF5 file",
+    "lmdb.open": "LMDB environment",
+    "socket.socket": "socket",
+    "zipfile.ZipFile": "zip file",
+    "tarfile.open": "tar file",
+}
+
+
+@rule(
+    "DLP002",
+    "unpicklable-worker-function",
+    "03_lambda_collate",
+    "{what} is a lambda or a nested function: spawn cannot pickle it",
+)
+def dlp002(facts: ModuleFacts) -> Hits:
+    """A lambda or nested function passed as collate_fn/worker_init_fn, or kept on a Dataset."""
+    for keyword in facts.callable_keywords:
+        value = keyword.value
+        nested = isinstance(value, ast.Name) and value.id in facts.nested_functions
+        if isinstance(value, ast.Lambda) or nested:
+            yield value, {"what": f"`{keyword.arg}`"}
+    for dataset in facts.datasets:
+        for target, value in dataset.self_assignments("__init__"):
+            if isinstance(value, ast.Lambda):
+                yield value, {"what": f"`self.{target.attr}`"}
+
+
+@rule(
+    "DLP003",
+    "open-handle-on-dataset",
+    "02_open_file_handle",
+    "Dataset keeps an open {what} from __init__: spawn cannot pickle it",
+)
+def dlp003(facts: ModuleFacts) -> Hits:
+    """An open file, connection or handle kept on a Dataset from __init__."""
+    for dataset in facts.datasets:
+        for _, value in dataset.self_assignments("__init__"):
+            if called(value) in HANDLE_OPENERS:
+                yield value, {"what": HANDLE_OPENERS[called(value)]}
