@@ -149,7 +149,7 @@ def test_a_script_that_respawns_itself_is_stopped_at_the_process_limit(contained
 def test_a_failure_of_the_harness_during_a_run_still_ends_the_run(contained, monkeypatch):
     checks = []
 
-    def fails_later(run, settings):
+    def fails_later(run, settings, now):
         checks.append(1)
         if len(checks) > 4:  # the script has forked its grandchild by now
             raise OSError("the run's folder went away")

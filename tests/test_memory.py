@@ -93,3 +93,29 @@ def test_a_leak_is_judged_only_on_the_metric_its_threshold_was_set_for():
     assert "only as RSS" in why and "set for USS" in why
     processes["7"]["metric"] = "uss"
     assert judge.judge_memory({"workers": worker_summary(processes)}, threshold_mb=40)[0] == "leak"
+
+
+def test_the_monitor_measures_the_snapshot_it_is_handed_and_looks_up_nothing():
+    """One snapshot a tick serves every watcher: the monitor reads no tree of its own."""
+    import os
+    import subprocess
+    import sys
+
+    import psutil
+
+    from harness.run import processes
+    from harness.run.memory import MemoryMonitor
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        tree = processes.snapshot(os.getpid())
+        assert child.pid in [p.pid for p in tree]
+        monitor = MemoryMonitor(root_pid=os.getpid(), started=0.0, interval_s=0.1)
+        monitor.main_pid = os.getpid()
+        assert monitor.poll([], 1.0) == 0.0, "an empty snapshot: nothing measured"
+        assert monitor.poll([psutil.Process(child.pid)], 2.0) > 1.0
+        assert list(monitor.series) == [child.pid], "the child, not the parent it never saw"
+        assert child.pid in [p.pid for p in processes.workers(tree, (os.getpid(),))]
+    finally:
+        child.kill()
+        child.wait()

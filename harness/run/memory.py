@@ -12,32 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import statistics
-import time
 from dataclasses import dataclass, field
 
 import psutil
 
-from harness.run.processes import CLEANUP_HELPERS
+from harness.run.processes import role
 
 MB = 1024 * 1024
 DEFAULT_MEMORY_LIMIT_MB = 4096.0  # total RSS of a run's processes; a case may declare its own
-
-
-def role(process: psutil.Process, main_pids: tuple[int, ...]) -> str:
-    """main (the launched process, and the interpreter where that is a launcher), helper (resource
-    tracker, torch_shm_manager, forkserver) or worker."""
-    if process.pid in main_pids:
-        return "main"
-    try:
-        command = " ".join(process.cmdline())
-        parent = process.ppid()
-    except psutil.Error:
-        return "worker"
-    if any(name in command for name in CLEANUP_HELPERS) or (
-        "forkserver import main" in command and parent in main_pids
-    ):
-        return "helper"
-    return "worker"
 
 
 def _uss_mb(process: psutil.Process) -> tuple[float, str]:
@@ -62,7 +44,7 @@ class ProcessSeries:
 
 @dataclass
 class MemoryMonitor:
-    """Samples the workers under `root_pid` each `interval_s`; reports the run's total RSS."""
+    """Samples the workers of the run launched as `root_pid` each `interval_s`; reports its total RSS."""
 
     root_pid: int
     started: float  # time.monotonic() at launch
@@ -70,39 +52,22 @@ class MemoryMonitor:
     series: dict[int, ProcessSeries] = field(default_factory=dict)
     metric: str = "uss"
     peak_total_mb: float = 0.0
-    tree: list[psutil.Process] = field(default_factory=list)  # the processes found by the last poll
     roles: dict[int, str] = field(default_factory=dict)
     main_pid: int | None = None  # the script's interpreter, once the boot module named it
     _next_sample: float = 0.0
 
-    def poll(self) -> float:
-        """The run's total RSS in MB now; samples the series when an interval has passed."""
-        try:
-            root = psutil.Process(self.root_pid)
-            tree = [root, *root.children(recursive=True)]
-        except psutil.Error:
-            self.tree = []
-            return 0.0
-        self.tree = tree
+    def poll(self, tree: list[psutil.Process], now: float) -> float:
+        """The total RSS in MB of the processes in `tree` (one snapshot of the run); samples the
+        workers' series when an interval has passed."""
         total = 0.0
         for process in tree:
             with contextlib.suppress(psutil.Error):
                 total += process.memory_info().rss / MB
         self.peak_total_mb = max(self.peak_total_mb, total)
-        now = time.monotonic()
         if self.interval_s is not None and now >= self._next_sample:
             self._next_sample = now + self.interval_s
             self._sample(tree, now - self.started)
         return total
-
-    @property
-    def tree_pids(self) -> list[int]:
-        return [process.pid for process in self.tree]
-
-    def workers(self) -> list[psutil.Process]:
-        """The processes of the last poll that are neither the script's own nor a helper."""
-        main_pids = (self.root_pid, self.main_pid or self.root_pid)
-        return [p for p in self.tree if role(p, main_pids) == "worker"]
 
     def _sample(self, tree: list[psutil.Process], at_s: float) -> None:
         """Samples the workers only: USS is costly to read for a large process (the kernel walks

@@ -83,6 +83,38 @@ def is_cleanup_helper(process: psutil.Process) -> bool:
     return any(name in command for name in CLEANUP_HELPERS)
 
 
+def snapshot(root_pid: int) -> list[psutil.Process]:
+    """The launched process and its descendants now: what one tick of the runner's loop looks at,
+    handed to every watcher (memory, CPU, /dev/shm). Empty once the launched process is gone."""
+    try:
+        root = psutil.Process(root_pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.Error:
+        return []
+
+
+def role(process: psutil.Process, main_pids: tuple[int, ...]) -> str:
+    """main (the launched process, and the interpreter where that is a launcher), helper (resource
+    tracker, torch_shm_manager, forkserver) or worker."""
+    if process.pid in main_pids:
+        return "main"
+    try:
+        command = " ".join(process.cmdline())
+        parent = process.ppid()
+    except psutil.Error:
+        return "worker"
+    if any(name in command for name in CLEANUP_HELPERS) or (
+        "forkserver import main" in command and parent in main_pids
+    ):
+        return "helper"
+    return "worker"
+
+
+def workers(tree: list[psutil.Process], main_pids: tuple[int, ...]) -> list[psutil.Process]:
+    """The processes of a snapshot that are neither the script's own nor a helper."""
+    return [p for p in tree if role(p, main_pids) == "worker"]
+
+
 def is_exiting(process: psutil.Process) -> bool:
     """Whether the process is already exiting: the kernel released its memory (its command line
     reads empty) and is finishing its exit, closing descriptors and unmapping shared memory, which

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.boot import dlp_contract as contract
@@ -94,6 +94,7 @@ class _Run:
     progress: probe_records.ProgressWatch
     cpu: idleness.CpuWatch
     shared: shm_leftovers.ShmWatch
+    tree: list = field(default_factory=list)  # the run's processes at the last tick
     _main_pid: int | None = None
 
     @property
@@ -120,6 +121,11 @@ class _Run:
     def main_pid(self) -> int:
         """The script's interpreter; the launched process until the boot module named it."""
         return self.known_main_pid() or self.proc.pid
+
+    @property
+    def main_pids(self) -> tuple[int, int]:
+        """The launched process and the script's interpreter (the same process but on Windows)."""
+        return (self.proc.pid, self.main_pid)
 
     def processes(self) -> list:
         return processes.find_run_processes(self.proc.pid, self.run_id, self.session_id)
@@ -211,30 +217,31 @@ def _wait(run: _Run, settings: RunSettings) -> Stop:
             return Stop.EXITED
         except subprocess.TimeoutExpired:
             pass
-        if time.monotonic() >= next_check:
-            next_check = time.monotonic() + check_every
-            stop = _limit_passed(run, settings) or _progress_says(run, settings)
+        now = time.monotonic()
+        if now >= next_check:
+            next_check = now + check_every
+            run.tree = processes.snapshot(run.proc.pid)  # one look a tick, handed to every watcher
+            stop = _limit_passed(run, settings, now) or _progress_says(run, settings, now)
             if stop:
                 return stop
     return Stop.TIMEOUT
 
 
-def _limit_passed(run: _Run, settings: RunSettings) -> Stop | None:
+def _limit_passed(run: _Run, settings: RunSettings, now: float) -> Stop | None:
     run.monitor.main_pid = run.known_main_pid()  # workers are told apart from it once it is known
-    if run.monitor.poll() > settings.memory_limit_mb:
+    if run.monitor.poll(run.tree, now) > settings.memory_limit_mb:
         return Stop.MEMORY
-    if len(run.monitor.tree_pids) > settings.process_limit:
+    if len(run.tree) > settings.process_limit:
         return Stop.PROCESSES
-    run.shared.poll(run.monitor.tree_pids)
+    run.shared.poll([p.pid for p in run.tree])
     if run.output_path.stat().st_size > OUTPUT_LIMIT_BYTES:
         return Stop.OUTPUT
     return None
 
 
-def _progress_says(run: _Run, settings: RunSettings) -> Stop | None:
+def _progress_says(run: _Run, settings: RunSettings, now: float) -> Stop | None:
     if not settings.watches_progress:
         return None
-    now = time.monotonic()
     run.progress.poll(run.probe_dir / f"{run.main_pid}{contract.EVENTS_SUFFIX}", now)
     if _sampled_enough(run.progress, settings, now):
         return Stop.BATCHES
@@ -256,17 +263,18 @@ def _idle_for_good(run: _Run, settings: RunSettings, now: float) -> bool:
     blocked on a lock with no timeout: nothing is left running that could wake it."""
     if settings.idle_s is None or not run.progress.waiting:
         return False
-    run.cpu.poll(run.monitor.tree, now)
+    run.cpu.poll(run.tree, now)
     if now - max(run.cpu.last_busy, run.progress.last_progress) < settings.idle_s:
         return False
-    return any(idleness.blocked_for_good(worker.pid) for worker in run.monitor.workers())
+    workers = processes.workers(run.tree, run.main_pids)
+    return any(idleness.blocked_for_good(worker.pid) for worker in workers)
 
 
 def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     """Ends every process of the run as `stop` asks, then what outlived the script."""
     observation = Observation(stop=stop, stop_note=_stop_note(run, stop, settings), root_pid=run.main_pid)
     if stop is Stop.PROCESSES:
-        run.shared.poll(run.monitor.tree_pids)
+        run.shared.poll([p.pid for p in run.tree])
         processes.kill_all(run.proc.pid, run.run_id, run.session_id)
     elif stop is not Stop.EXITED:
         tree = run.processes()
@@ -289,7 +297,7 @@ def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
     if stop is Stop.PROCESSES:
         return (
             f"the run started over {settings.process_limit} processes at once "
-            f"({len(run.monitor.tree_pids)} seen): does it launch itself again without an "
+            f"({len(run.tree)} seen): does it launch itself again without an "
             "`if __name__ == '__main__':` guard? Stopped by the harness"
         )
     if stop is Stop.OUTPUT:
