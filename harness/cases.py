@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from harness.measurements import MEASURES
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, START_METHODS, Profile
-from harness.run.idleness import DEFAULT_IDLE_S
-from harness.run.memory import DEFAULT_MEMORY_LIMIT_MB
 from harness.run.settings import RunSettings
 
 if sys.version_info >= (3, 11):
@@ -98,7 +96,7 @@ class Case:
     timeout: float
     needs: tuple[str, ...]
     expect: dict[tuple[str, str], Expectation] = field(repr=False)  # (variant, start method or profile)
-    memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB  # the harness stops a run that takes more
+    memory_limit_mb: float | None = None  # the harness stops a run that takes more (None: its default)
     memory_interval_s: float | None = None  # sample each process's memory this often ([memory])
     leak_threshold_mb: float | None = None  # a worker growing more than this is a leak ([memory])
     via_stdin: bool = False  # the scripts are fed on standard input, as in a notebook (stdin = true)
@@ -117,17 +115,19 @@ class Case:
         """The profile's own expectation where case.toml gives one, else its start method's."""
         return self.expect.get((variant, profile.name)) or self.expect[(variant, profile.start_method)]
 
-    def settings(self, timeout_s: float | None = None, idle_s: float | None = DEFAULT_IDLE_S) -> RunSettings:
-        """How its scripts are run: its timeout (or `timeout_s`), the idleness limit, memory limit and
-        sampling, stdin, the size of its /dev/shm."""
-        return RunSettings(
-            timeout_s=timeout_s or self.timeout,
-            idle_s=idle_s,
+    def settings(self, **overrides) -> RunSettings:
+        """How its scripts are run: its timeout, memory limit and sampling, stdin, the size of its
+        /dev/shm; every other setting at its one default (harness/run/settings.py). `overrides`
+        (RunSettings fields, as the command line gives them) replace any of these."""
+        own = {"memory_limit_mb": self.memory_limit_mb} if self.memory_limit_mb is not None else {}
+        settings = RunSettings(
+            timeout_s=self.timeout,
             dev_shm_mb=self.dev_shm_mb,
             via_stdin=self.via_stdin,
             memory_interval_s=self.memory_interval_s,
-            memory_limit_mb=self.memory_limit_mb,
+            **own,
         )
+        return replace(settings, **overrides)
 
 
 def _require(table: dict, key: str, kind: type | tuple[type, ...], where: str):

@@ -14,7 +14,6 @@ from harness.profiles import Profile
 from harness.results import RunResult
 from harness.run import private_shm, runner
 from harness.run.active_runs import ACTIVE_RUNS
-from harness.run.idleness import DEFAULT_IDLE_S
 from harness.run.settings import RunSettings
 
 
@@ -34,11 +33,12 @@ def plan(
     cases: list[Case],
     variants: list[str],
     chosen: list[Profile],
-    timeout_s: float | None,
-    idle_s: float | None = DEFAULT_IDLE_S,
+    **overrides,
 ) -> list[Job]:
+    """Every case × variant × profile, each with its case's settings; `overrides`: RunSettings fields
+    the command line gave (harness/commands/arguments.py `overrides`)."""
     return [
-        Job(case, variant, profile, case.settings(timeout_s, idle_s))
+        Job(case, variant, profile, case.settings(**overrides))
         for case in cases
         for variant in variants
         for profile in chosen

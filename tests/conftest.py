@@ -71,7 +71,7 @@ def catalog():
 @pytest.fixture(scope="session")
 def matrix_results(catalog):
     """Every case × variant × profile, observed once (in parallel) for the whole session."""
-    jobs = scheduler.plan(catalog, list(VARIANTS), list(PROFILES.values()), timeout_s=None)
+    jobs = scheduler.plan(catalog, list(VARIANTS), list(PROFILES.values()))
     return {result.key: result for result in scheduler.run_all(jobs, MATRIX_JOBS)}
 
 

@@ -11,7 +11,7 @@ from harness import judge, scheduler
 from harness.cases import discover
 from harness.outcomes import Outcome
 from harness.run.observation import Observation, Stop
-from harness.run.settings import PROCESS_LIMIT, RunSettings
+from harness.run.settings import IDLE_S, MEMORY_LIMIT_MB, PROCESS_LIMIT, RunSettings
 
 CASES = {case.name: case for case in discover()}
 
@@ -61,7 +61,9 @@ def test_a_case_builds_its_run_settings_and_a_copy_adjusts_them():
     assert settings == RunSettings(
         timeout_s=case.timeout, memory_interval_s=case.memory_interval_s, memory_limit_mb=case.memory_limit_mb
     )
-    assert case.settings(5).timeout_s == 5 and settings.process_limit == PROCESS_LIMIT
+    assert case.settings(timeout_s=5).timeout_s == 5 and settings.process_limit == PROCESS_LIMIT
+    default = CASES["01_missing_main_guard"].settings()
+    assert (default.idle_s, default.memory_limit_mb) == (IDLE_S, MEMORY_LIMIT_MB), "one default each"
     assert CASES["07_interactive_main_class"].settings().via_stdin
     assert settings.watches_progress, "every run is watched for idleness"
     unwatched = dataclasses.replace(settings, idle_s=None)
@@ -78,9 +80,10 @@ def test_a_job_carries_one_settings_and_a_result_records_its_limits(tmp_path):
 
     case = CASES["04_opencv_thread_deadlock"]
     linux = scheduler.profiles.resolve("linux")
-    (job,) = scheduler.plan([case], ["broken"], [linux], timeout_s=None, idle_s=2.5)
+    (job,) = scheduler.plan([case], ["broken"], [linux], idle_s=2.5)
     assert (job.settings.timeout_s, job.settings.idle_s) == (case.timeout, 2.5)
     assert scheduler.plan([case], ["broken"], [linux], timeout_s=7, idle_s=None)[0].settings.idle_s is None
+    assert scheduler.plan([case], ["broken"], [linux])[0].settings.idle_s == IDLE_S
     impossible = Profile("vfork", "vfork", "linux", "no such start method")
     script = tmp_path / "ran.py"
     script.write_text("print('ran')\n")
@@ -92,3 +95,19 @@ def test_a_job_carries_one_settings_and_a_result_records_its_limits(tmp_path):
         "stall_s": None,
         "memory_limit_mb": 4096,
     }
+
+
+def test_the_command_line_overrides_only_what_it_was_given():
+    import argparse
+
+    from harness.commands import arguments
+
+    parser = argparse.ArgumentParser()
+    arguments.add_timeout(parser, None, "per run")
+    arguments.add_idle(parser)
+    case = CASES["04_opencv_thread_deadlock"]
+    assert arguments.overrides(parser.parse_args([])) == {}
+    assert case.settings(**arguments.overrides(parser.parse_args([]))) == case.settings()
+    given = arguments.overrides(parser.parse_args(["--timeout", "7", "--idle", "0"]))
+    assert given == {"timeout_s": 7.0, "idle_s": None}, "--idle 0: never"
+    assert arguments.overrides(parser.parse_args(["--idle", "2.5"])) == {"idle_s": 2.5}

@@ -31,7 +31,7 @@ def runnable_jobs(cases: list[Case], methods: list[str]) -> list[Job]:
     """Every case × variant × start method (its first profile) whose case can run here (a missing
     need is skipped)."""
     chosen = [profiles.PROFILES[profiles.BY_START_METHOD[method][0]] for method in methods]
-    planned = scheduler.plan(cases, list(VARIANTS), chosen, None)
+    planned = scheduler.plan(cases, list(VARIANTS), chosen)
     return [job for job in planned if not needs.missing(job.case.needs)]
 
 

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from harness.profiles import BY_START_METHOD, PROFILE_NAMES, PROFILES, START_METHODS, Profile
-from harness.run.idleness import DEFAULT_IDLE_S
+from harness.run.settings import IDLE_S
 
 EXIT_USAGE = 2
 
@@ -144,10 +144,19 @@ def add_idle(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--idle",
         type=idle_seconds,
-        default=DEFAULT_IDLE_S,
+        default=argparse.SUPPRESS,  # not given: the run settings' own default
         help=f"seconds a run may wait for a batch with no CPU used and a worker blocked for good before "
-        f"it is a hang (Linux; default {DEFAULT_IDLE_S:g}; 0: never)",
+        f"it is a hang (Linux; default {IDLE_S:g}; 0: never)",
     )
+
+
+def overrides(args: argparse.Namespace) -> dict:
+    """The run settings the command line gave (--timeout, --idle), as RunSettings fields; a setting
+    not given keeps the default of the case or of RunSettings, stated once there."""
+    given = {"timeout_s": getattr(args, "timeout", None)}
+    if hasattr(args, "idle"):
+        given["idle_s"] = args.idle  # None: never
+    return {name: value for name, value in given.items() if value is not None or name == "idle_s"}
 
 
 def add_script(parser: argparse.ArgumentParser, stdin_help: str) -> None:

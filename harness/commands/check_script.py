@@ -85,22 +85,21 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
     _require_torch()
     findings = lint([args.path], args.stdin, chosen_rules(args))
-    if not args.json:
-        from harness import outcome_table
-
-        console.print(_plan(args), soft_wrap=True)
-        outcome_table.print_platform_notes(console, list(args.profiles))
     settings = RunSettings(
-        timeout_s=args.timeout,
         args=tuple(args.script_args),
         via_stdin=args.stdin,
         memory_interval_s=MEMORY_INTERVAL_S,
         stop_after_batches=None if args.full else args.batches,
         sample_s=args.sample,
         stall_s=args.stall,
-        idle_s=args.idle,
         dev_shm_mb=args.shm_mb,
+        **arguments.overrides(args),
     )
+    if not args.json:
+        from harness import outcome_table
+
+        console.print(_plan(args, settings), soft_wrap=True)
+        outcome_table.print_platform_notes(console, list(args.profiles))
 
     def run(profile):
         observed = scheduler.observe(args.path, profile, settings, case=args.path.name, variant="check")
@@ -126,7 +125,7 @@ def _require_torch() -> None:
         )
 
 
-def _plan(args) -> str:
+def _plan(args, settings) -> str:
     stop = (
         "a run goes to its end"
         if args.full
@@ -135,7 +134,7 @@ def _plan(args) -> str:
     )
     return (
         f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: {stop}; "
-        f"{_idle(args)}after "
+        f"{_idle(settings.idle_s)}after "
         f"{args.stall:g} s without a batch (timeout {args.timeout:g} s); each run in a working and "
         f"temporary directory of its own{_shm(args)}"
     )
@@ -145,12 +144,10 @@ def _shm(args) -> str:
     return "" if args.shm_mb is None else f", with a /dev/shm of {args.shm_mb:g} MB"
 
 
-def _idle(args) -> str:
-    if args.idle is None:
+def _idle(idle_s: float | None) -> str:
+    if idle_s is None:
         return "hung "
-    return (
-        f"hung once it waits {args.idle:g} s for a batch with no CPU used and a worker blocked for good, or "
-    )
+    return f"hung once it waits {idle_s:g} s for a batch with no CPU used and a worker blocked for good, or "
 
 
 def exit_status(results, findings, found) -> int:

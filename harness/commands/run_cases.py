@@ -56,7 +56,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
             results.load(results_path)  # refuse a damaged or newer file before spending minutes
         except results.OlderSchemaError as exc:
             console.print(f"[yellow]note:[/] {escape(str(exc))}; this run's results will replace it")
-    jobs = scheduler.plan(cases, variants, list(args.profiles), args.timeout, args.idle) * args.repeat
+    jobs = scheduler.plan(cases, variants, list(args.profiles), **arguments.overrides(args)) * args.repeat
     console.print(
         f"Running {len(jobs)} runs ({len(cases)} cases × {len(variants)} variants × "
         f"{len(args.profiles)} profiles) on {args.jobs} parallel jobs; "

@@ -32,9 +32,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         f"(timeout {args.timeout:g}s each; each run in a working and temporary directory of its own)"
     )
     outcome_table.print_platform_notes(console, list(args.profiles))
-    settings = RunSettings(
-        timeout_s=args.timeout, args=tuple(args.script_args), via_stdin=args.stdin, idle_s=args.idle
-    )
+    settings = RunSettings(args=tuple(args.script_args), via_stdin=args.stdin, **arguments.overrides(args))
 
     def run(profile):
         return scheduler.observe(args.path, profile, settings, case=args.path.name, variant="script")

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import psutil
 
-DEFAULT_IDLE_S = 4.0  # seconds with no CPU use and no batch that make a hang (with a blocked worker)
 IDLE_CPU_S_PER_S = 0.02  # CPU seconds per second, all processes together, below which a run is idle
 # The futex syscall's number, by machine; FUTEX_WAIT (0) and FUTEX_WAIT_BITSET (9) are waits.
 FUTEX_SYSCALL = {"x86_64": 202, "aarch64": 98, "arm64": 98}.get(platform.machine())

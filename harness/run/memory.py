@@ -19,7 +19,6 @@ import psutil
 from harness.run.processes import role
 
 MB = 1024 * 1024
-DEFAULT_MEMORY_LIMIT_MB = 4096.0  # total RSS of a run's processes; a case may declare its own
 
 
 def _uss_mb(process: psutil.Process) -> tuple[float, str]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.run.idleness import DEFAULT_IDLE_S
-from harness.run.memory import DEFAULT_MEMORY_LIMIT_MB
-
+# The one default of each setting that has one (a case, a command line or a test overrides it).
+IDLE_S = 4.0  # seconds with no CPU use and no batch that make a hang (with a blocked worker)
+MEMORY_LIMIT_MB = 4096.0  # total RSS of a run's processes; a case may declare its own
 PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
 
 
@@ -32,11 +32,11 @@ class RunSettings:
     args: tuple[str, ...] = ()
     via_stdin: bool = False
     memory_interval_s: float | None = None
-    memory_limit_mb: float = DEFAULT_MEMORY_LIMIT_MB
+    memory_limit_mb: float = MEMORY_LIMIT_MB
     stop_after_batches: int | None = None
     sample_s: float = 0.0  # with stop_after_batches: watched this long after its first batch too
     stall_s: float | None = None
-    idle_s: float | None = DEFAULT_IDLE_S
+    idle_s: float | None = IDLE_S
     process_limit: int = PROCESS_LIMIT
     dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/run/private_shm.py)
     cwd: Path | None = None
