@@ -112,8 +112,10 @@ class Case:
         return self.path / f"{variant}.py"
 
     def expectation(self, variant: str, profile: Profile) -> Expectation:
-        """The profile's own expectation where case.toml gives one, else its start method's."""
-        return self.expect.get((variant, profile.name)) or self.expect[(variant, profile.start_method)]
+        """The profile's own expectation where case.toml gives one, else that of the profile it stands
+        for (windows-emulated: windows), else its start method's."""
+        names = [n for n in profile.expectation_names if (variant, n) in self.expect]
+        return self.expect[(variant, names[0])]
 
     def settings(self, **overrides) -> RunSettings:
         """How its scripts are run: its timeout, memory limit and sampling, stdin, the size of its

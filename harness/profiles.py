@@ -11,13 +11,18 @@ it starts:
   3.14.1 and 3.13.8, which preloaded it with the server's own `sys.argv` until gh-143706 in 3.14.3
   and 3.13.12): there the boot module applies the upstream behaviour, and the run says it was
   emulated.
-- `windows`: spawn; torch's `file_system` sharing strategy (its only one there); no SIGCHLD
-  handler in the DataLoader (torch skips it on Windows); no descriptor inherited beyond what is
-  passed on purpose, as with Windows handles; and what Windows lacks hidden from the script: the
-  fork and forkserver start methods, `os.fork`, the `resource` and `fcntl` modules.
+- `windows`: the official Windows CPython and torch's Windows wheels. Natively on Windows; on
+  Linux under Wine (harness/run/wine.py), where the environment is prepared (`nox -s windows-env`).
+  Nothing is imposed: spawn and torch's `file_system` strategy are what Windows has.
+- `windows-emulated`: Windows imitated by this machine's own interpreter: spawn; torch's
+  `file_system` sharing strategy (its only one there); no SIGCHLD handler in the DataLoader (torch
+  skips it on Windows); no descriptor inherited beyond what is passed on purpose, as with Windows
+  handles; and what Windows lacks hidden from the script: the fork and forkserver start methods,
+  `os.fork`, the `resource` and `fcntl` modules. Its expectations are the `windows` profile's.
 - `macos`: spawn and torch's `file_system` sharing strategy, as torch sets on macOS.
 
-A profile runs natively on the system it names and is emulated on Linux; elsewhere it is skipped.
+A profile runs natively on the system it names and is emulated on Linux (the `windows` profile runs
+Windows' own binaries there, under Wine); elsewhere it is skipped.
 """
 
 from __future__ import annotations
@@ -45,14 +50,31 @@ class Profile:
     preload_main: bool = False  # forkserver imports the main script once, in the server
     native_from: tuple[int, ...] = ()  # the first Python version that is this profile natively
     windows_apis: bool = False  # what Windows lacks is hidden; no SIGCHLD handler in DataLoader
+    runner: str = "native"  # "wine": off Windows, the Windows interpreter under Wine (harness/run/wine.py)
+    stands_for: str = ""  # the profile whose expectations it shares (an emulation of it)
+
+    @property
+    def expectation_names(self) -> tuple[str, ...]:
+        """The case.toml keys that say what it should do, most specific first."""
+        return tuple(n for n in (self.name, self.stands_for, self.start_method) if n)
+
+    @property
+    def under_wine(self) -> bool:
+        """Whether runs here go through Wine (the Windows binaries, on another system)."""
+        return self.runner == "wine" and platform.system().lower() != self.system
 
     def runs_natively(self, system: str, version: tuple[int, ...]) -> bool:
         """Whether a run on `system` with Python `version` is this profile with nothing emulated."""
         return system == self.system and version >= self.native_from
 
     def emulation(self, system: str | None = None, version: tuple[int, ...] | None = None) -> str:
-        """How a run here imitates the profile; "" where it runs natively."""
+        """How a run here imitates the profile; "" where it runs natively. Under Wine: what ran
+        ("Windows binaries under Wine 8.0: CPython 3.13.2 win_amd64, torch …"), not Windows."""
         system = system or platform.system().lower()
+        if self.runner == "wine" and system != self.system:
+            from harness.run import wine
+
+            return wine.describe()
         version = version or sys.version_info[:3]
         if self.runs_natively(system, version):
             return ""
@@ -118,6 +140,23 @@ PROFILES = {
             "windows",
             "Windows",
             imposes=(
+                "nothing: the official Windows CPython and torch's Windows wheels run the script, with "
+                "spawn and torch's `file_system` sharing strategy because that is what Windows has. On "
+                "Windows itself natively; on Linux under Wine, which runs the same binaries."
+            ),
+            limits=(
+                "Under Wine the binaries are Windows', the system is not: Windows' own process creation "
+                "and its cost (Wine's timings are not Windows timings), the console, antivirus scanning, "
+                "paths on drives other than Wine's Z:, and a GPU driver are not shown."
+            ),
+            runner="wine",
+        ),
+        Profile(
+            "windows-emulated",
+            "spawn",
+            "windows",
+            "Windows, emulated on Linux",
+            imposes=(
                 "spawn, the only start method on Windows; torch's `file_system` sharing strategy, its only "
                 "one there; no SIGCHLD handler in the DataLoader (torch installs none on Windows); and what "
                 "Windows lacks hidden from the script: the fork and forkserver start methods, `os.fork`, "
@@ -134,6 +173,7 @@ PROFILES = {
             ),
             sharing_strategy="file_system",
             windows_apis=True,
+            stands_for="windows",
         ),
         Profile(
             "macos",
@@ -175,8 +215,12 @@ def resolve(profile: Profile | str) -> Profile:
 
 
 def unavailable(profile: Profile) -> str:
-    """Why `profile` cannot run on this machine; "" when it can (natively or emulated)."""
+    """Why `profile` cannot run on this machine; "" when it can (natively, emulated or under Wine)."""
     system = platform.system().lower()
+    if profile.under_wine and system == "linux":
+        from harness.run import wine
+
+        return wine.unavailable()
     if not profile.runs_natively(system, sys.version_info[:3]) and system != "linux":
         here = SYSTEM_NAMES.get(system, system)
         return f"the {profile.name} profile is emulated on Linux only; this is {here}"

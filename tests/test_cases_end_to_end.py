@@ -138,7 +138,7 @@ def test_every_case_is_covered(catalog):
 
 def test_parent_shows_only_the_consequence_for_the_guard_case(matrix_results):
     """The parent's last line names the dead worker; the signature must name the worker's cause."""
-    result = matrix_results[("01_missing_main_guard", "broken", "windows")]
+    result = matrix_results[("01_missing_main_guard", "broken", "windows-emulated")]
     last_exception = [line for line in result.output_tail.splitlines() if line.startswith("RuntimeError")][-1]
     assert "exited unexpectedly" in last_exception
     assert "bootstrapping phase" in result.signature

@@ -50,9 +50,19 @@ def test_lint_flags_each_broken_case_that_has_a_rule():
         assert rules <= flagged, f"{case.name}: {rules - flagged} not flagged"
 
 
+# The profiles that run on this machine's own interpreter (the windows profile's Wine runs are
+# tested in test_wine.py).
+EMULATED = ("--profile", "linux,linux-3.14,windows-emulated,macos")
+
+
 @pytest.mark.slow
 def test_check_cli_diagnoses_a_crash_and_exits_1():
-    completed = harness("check", "cases/03_lambda_collate/broken.py", "--json")
+    completed = harness(
+        "check",
+        "cases/03_lambda_collate/broken.py",
+        *EMULATED,
+        "--json",
+    )
     assert completed.returncode == 1, completed.stderr
     report = json.loads(completed.stdout)
     assert [r["outcome"] for r in report["runs"]] == ["ok", "crash", "crash", "crash"]
@@ -63,7 +73,14 @@ def test_check_cli_diagnoses_a_crash_and_exits_1():
 
 @pytest.mark.slow
 def test_check_cli_finds_a_fork_only_hang_by_idleness_before_the_stall():
-    completed = harness("check", "cases/11_lock_held_at_fork/broken.py", "--stall", "60", "--json")
+    completed = harness(
+        "check",
+        "cases/11_lock_held_at_fork/broken.py",
+        *EMULATED,
+        "--stall",
+        "60",
+        "--json",
+    )
     report = json.loads(completed.stdout)
     assert completed.returncode == 1
     assert [r["outcome"] for r in report["runs"]] == ["hang", "ok", "ok", "ok"]
@@ -100,7 +117,7 @@ def test_check_reports_what_only_lint_can_see_in_a_realistic_script(tmp_path):
     assert plain in source
     script = tmp_path / "train_with_lambda.py"
     script.write_text(source.replace(plain, plain[:-1] + ", collate_fn=lambda batch: batch)"))
-    completed = harness("check", str(script), "--profile", "windows")
+    completed = harness("check", str(script), "--profile", "windows-emulated")
     assert completed.returncode == 1
     assert "DLP002" in completed.stdout and "03 · A lambda as `collate_fn`" in completed.stdout
 
@@ -152,7 +169,7 @@ def test_check_says_when_nothing_could_be_judged(tmp_path):
         "    for batch in DataLoader(list(range(8)), batch_size=4, num_workers=2):\n"
         "        print(batch)\n"
     )
-    completed = harness("check", str(script))
+    completed = harness("check", str(script), *EMULATED)
     assert completed.returncode == 3, completed.stdout + completed.stderr
     assert "Nothing could be judged" in completed.stdout
     assert "No pitfall found" not in completed.stdout
@@ -177,13 +194,13 @@ def test_a_class_under_the_main_guard_is_recognised_as_the_notebook_mechanism(tm
         "    for batch in DataLoader(Squares(), batch_size=4, num_workers=args.workers):\n"
         "        print(batch)\n"
     )
-    completed = harness("check", str(script), "--json")
+    completed = harness("check", str(script), *EMULATED, "--json")
     report = json.loads(completed.stdout)
     assert completed.returncode == 1
     assert {r["profile"]: r["outcome"] for r in report["runs"]} == {
         "linux": "ok",
         "linux-3.14": "crash",
-        "windows": "crash",
+        "windows-emulated": "crash",
         "macos": "crash",
     }
     found = report["pitfalls"][0]
@@ -204,8 +221,11 @@ def test_a_small_dev_shm_is_recognised_only_where_check_imposes_it():
     script = "cases/16_dev_shm_too_small/broken.py"
     roomy = json.loads(harness("check", script, "--profile", "linux", "--json").stdout)
     assert [r["outcome"] for r in roomy["runs"]] == ["ok"]
-    completed = harness("check", script, "--profile", "linux,windows", "--shm-mb", "64", "--json")
+    completed = harness("check", script, "--profile", "linux,windows-emulated", "--shm-mb", "64", "--json")
     report = json.loads(completed.stdout)
     assert completed.returncode == 1
-    assert {r["profile"]: r["outcome"] for r in report["runs"]} == {"linux": "crash", "windows": "skipped"}
+    assert {r["profile"]: r["outcome"] for r in report["runs"]} == {
+        "linux": "crash",
+        "windows-emulated": "skipped",
+    }
     assert report["pitfalls"][0]["case"] == "16_dev_shm_too_small"

@@ -56,6 +56,8 @@ def test_run_skips_fork_and_forkserver_and_runs_the_spawn_profiles(contained, tm
     assert by_profile[("broken", "windows")]["outcome"] == "crash"
     assert "bootstrapping phase" in by_profile[("broken", "windows")]["signature"]
     assert by_profile[("fixed", "macos")]["outcome"] == "ok"
+    emulated = by_profile[("broken", "windows-emulated")]
+    assert emulated["outcome"] == "skipped" and "emulated on Linux only" in emulated["reason"]
 
 
 def test_check_diagnoses_a_script(contained):
@@ -66,6 +68,7 @@ def test_check_diagnoses_a_script(contained):
         "linux": "skipped",
         "linux-3.14": "skipped",
         "windows": "crash",
+        "windows-emulated": "skipped",
         "macos": "crash",
     }
     assert report["pitfalls"][0]["case"] == "03_lambda_collate"

@@ -13,7 +13,7 @@ from tests.conftest import SCRIPTS_DIR
 
 pytestmark = pytest.mark.linux
 
-TIMEOUT_S = {"linux": 6.0, "windows": 15.0}  # spawn: the workers must import torch before they block
+TIMEOUT_S = {"linux": 6.0, "windows-emulated": 15.0}  # spawn: the workers must import torch before they block
 
 
 def _gone(pid: int) -> bool:

@@ -60,8 +60,8 @@ def test_copy_on_read_growth_is_measured_under_fork(matrix_results, variant, out
 
 
 def test_spawn_workers_start_with_their_own_copy(matrix_results):
-    broken = matrix_results[("06_memory_growth", "broken", "windows")].memory["workers"]
-    fixed = matrix_results[("06_memory_growth", "fixed", "windows")].memory["workers"]
+    broken = matrix_results[("06_memory_growth", "broken", "windows-emulated")].memory["workers"]
+    fixed = matrix_results[("06_memory_growth", "fixed", "windows-emulated")].memory["workers"]
     broken_baseline = min(w["baseline_mb"] for w in broken.values())
     fixed_baseline = max(w["baseline_mb"] for w in fixed.values())
     assert broken_baseline > fixed_baseline + 80, (broken, fixed)

@@ -13,7 +13,8 @@ pytestmark = pytest.mark.linux
 
 
 @pytest.mark.parametrize(
-    ("variant", "method"), [("broken", "windows"), ("fixed", "windows"), ("broken", "linux")]
+    ("variant", "method"),
+    [("broken", "windows-emulated"), ("fixed", "windows-emulated"), ("broken", "linux")],
 )
 def test_each_epoch_is_timed_to_its_first_batch(matrix_results, variant, method):
     epochs = matrix_results[("13_spawn_startup_cost", variant, method)].loader_epochs
@@ -24,7 +25,7 @@ def test_each_epoch_is_timed_to_its_first_batch(matrix_results, variant, method)
     starts = [e["started_s"] for e in epochs]
     assert starts == sorted(starts)
     later = max(e["first_batch_s"] for e in epochs[1:])
-    if (variant, method) == ("broken", "windows"):
+    if (variant, method) == ("broken", "windows-emulated"):
         assert later > 1.0, "every epoch starts new spawned workers and re-sends 200 MB"
     else:
         assert later < 0.5, "fork or persistent workers start the later epochs at once"
@@ -75,8 +76,10 @@ def test_stdin_mode_runs_code_in_a_main_without_a_file(tmp_path):
     script.write_text(
         "import __main__, sys\nprint('file' if hasattr(__main__, '__file__') else 'no file', sys.argv)\n"
     )
-    plain = scheduler.observe(script, "windows", RunSettings(timeout_s=30), case="c", variant="v")
-    fed = scheduler.observe(script, "windows", RunSettings(30, via_stdin=True), case="c", variant="v")
+    plain = scheduler.observe(script, "windows-emulated", RunSettings(timeout_s=30), case="c", variant="v")
+    fed = scheduler.observe(
+        script, "windows-emulated", RunSettings(30, via_stdin=True), case="c", variant="v"
+    )
     assert plain.output_tail.startswith("file")
     assert fed.outcome == "ok" and fed.output_tail.startswith("no file"), fed.output_tail
 

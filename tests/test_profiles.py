@@ -20,7 +20,7 @@ def test_each_profile_says_where_it_is_native():
     assert profiles.native_profiles({"os": "linux", "python": "3.11.7"}) == {"linux"}
     assert profiles.native_profiles({"os": "linux", "python": "3.14.2"}) == {"linux", "linux-3.14"}
     assert profiles.native_profiles({"os": "linux", "python": "3.13.9"}) == {"linux"}, "preloads, is not 3.14"
-    assert profiles.native_profiles({"os": "windows", "python": "3.12.1"}) == {"windows"}
+    assert profiles.native_profiles({"os": "windows", "python": "3.12.1"}) == {"windows", "windows-emulated"}
     assert profiles.native_profiles({"os": "darwin", "python": "3.13.0"}) == {"macos"}
 
 
@@ -29,15 +29,21 @@ def test_an_emulation_names_what_it_imitates():
     assert PROFILES["linux-3.14"].emulation("linux", (3, 14, 2)) == ""
     emulated = PROFILES["linux-3.14"].emulation("linux", (3, 11, 7))
     assert emulated.startswith("forkserver on Linux, Python 3.11") and "preloaded" in emulated
-    windows = PROFILES["windows"].emulation("linux", (3, 11, 7))
+    windows = PROFILES["windows-emulated"].emulation("linux", (3, 11, 7))
     assert "file_system" in windows and "resource" in windows
-    assert PROFILES["windows"].emulation("windows", (3, 12, 0)) == ""
+    assert PROFILES["windows-emulated"].emulation("windows", (3, 12, 0)) == ""
+    assert PROFILES["windows"].emulation("windows", (3, 12, 0)) == "", "Windows' own binaries, on Windows"
+    assert "under Wine" in PROFILES["windows"].emulation("linux", (3, 11, 7))
 
 
 def test_start_method_shorthand_and_profile_list(tmp_path):
     from harness.commands import arguments
 
-    assert [p.name for p in arguments.start_method_profiles("spawn")] == ["windows", "macos"]
+    assert [p.name for p in arguments.start_method_profiles("spawn")] == [
+        "windows",
+        "windows-emulated",
+        "macos",
+    ]
     assert [p.name for p in arguments.profiles("linux,macos")] == ["linux", "macos"]
 
 
@@ -126,6 +132,8 @@ def test_the_windows_profile_does_not_wait_for_a_shm_manager_at_shutdown():
     """Under spawn with file_system on Linux each worker's torch_shm_manager inherits the write end
     of that worker's sentinel pipe, so the loop waited 5 s a worker after its last batch (10 s for
     2). Windows has no such manager and sees a worker's exit at once: its profile must not pay it."""
-    observed = run_script(SCRIPTS_DIR / "worker_shutdown.py", PROFILES["windows"], RunSettings(timeout_s=60))
+    observed = run_script(
+        SCRIPTS_DIR / "worker_shutdown.py", PROFILES["windows-emulated"], RunSettings(timeout_s=60)
+    )
     waited = float(re.search(r"after the last batch: (\S+) s", observed.output).group(1))
     assert waited < 4.0, observed.output

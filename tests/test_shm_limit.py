@@ -26,10 +26,10 @@ with open("/dev/shm/dlp-test-{marker}", "wb") as f:
 
 
 def test_profiles_that_stand_for_windows_and_macos_are_skipped_with_the_reason():
-    for name in ("windows", "macos"):
+    for name in ("windows", "windows-emulated", "macos"):
         reason = private_shm.unavailable(64, PROFILES[name])
         assert reason.startswith(f"{PROFILES[name].title} has no /dev/shm to limit"), reason
-    assert private_shm.unavailable(None, PROFILES["windows"]) == ""
+    assert private_shm.unavailable(None, PROFILES["windows-emulated"]) == ""
 
 
 def test_a_bad_size_in_case_toml_names_the_file(tmp_path):
@@ -65,6 +65,10 @@ def test_observe_skips_a_limited_run_under_a_profile_without_dev_shm(tmp_path):
     script = tmp_path / "nothing.py"
     script.write_text("")
     result = scheduler.observe(
-        script, "windows", RunSettings(timeout_s=30, dev_shm_mb=64), case="nothing.py", variant="check"
+        script,
+        "windows-emulated",
+        RunSettings(timeout_s=30, dev_shm_mb=64),
+        case="nothing.py",
+        variant="check",
     )
     assert result.outcome is Outcome.SKIPPED and "no /dev/shm to limit" in result.reason

@@ -34,7 +34,7 @@ def test_script_runs_as_main_from_its_own_path(tmp_path):
         "print(json.dumps({'name': __name__, 'path0': sys.path[0], 'cwd': os.getcwd(),\n"
         "                  'tmp': tempfile.gettempdir()}))\n"
     )
-    observed = run_script(script, PROFILES["windows"], RunSettings(timeout_s=30))
+    observed = run_script(script, PROFILES["windows-emulated"], RunSettings(timeout_s=30))
     report = json.loads(observed.output.strip().splitlines()[-1])
     assert report["name"] == "__main__"
     assert report["path0"] == str(tmp_path)

@@ -25,10 +25,12 @@ def _png(figure) -> bytes:
 
 
 def memory_plot(source: Recorded) -> tuple[bytes, str] | None:
-    """Each worker's USS over time for case 06, broken vs fixed, under linux (fork) and windows (spawn);
-    with alt text."""
+    """Each worker's USS over time for case 06, broken vs fixed, under linux (fork) and
+    windows-emulated (spawn; under Wine no worker is sampled from its start); with alt text."""
     methods = [
-        m for m in ("linux", "windows") if any(source.get(MEMORY_CASE, v, m) for v in ("broken", "fixed"))
+        m
+        for m in ("linux", "windows-emulated")
+        if any(source.get(MEMORY_CASE, v, m) for v in ("broken", "fixed"))
     ]
     if not methods:
         return None

@@ -273,6 +273,13 @@ PROFILE_TEXT = {
             "（free-threaded）构建，以及 torch 在 3.14 上的不同行为。",
         ),
         "windows": (
+            "不强加任何东西：由 Windows 官方的 CPython 和 torch 的 Windows wheel 运行脚本，"
+            "spawn 和 torch 的 `file_system` 共享策略是因为 Windows 本来就只有它们。"
+            "在 Windows 上原生运行；在 Linux 上通过 Wine 运行同样的二进制文件。",
+            "在 Wine 下二进制文件是 Windows 的，系统却不是：Windows 自己的进程创建及其开销（Wine 的耗时不是 "
+            "Windows 的耗时）、控制台、杀毒软件扫描、Wine 的 Z: 以外盘符上的路径，以及 GPU 驱动都看不到。",
+        ),
+        "windows-emulated": (
             "spawn，Windows 上唯一的启动方法；torch 的 `file_system` 共享策略，也是那里唯一的一种；"
             "DataLoader 不安装 SIGCHLD 处理函数（torch 在 Windows 上不装）；并对脚本隐藏 Windows 没有的东西："
             "fork 和 forkserver 启动方法、`os.fork`、`resource` 和 `fcntl` 模块。每个进程继承来的文件描述符"
