@@ -89,6 +89,13 @@ def docs_serve(session: nox.Session) -> None:
     session.run("mkdocs", "serve", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
 
 
+@nox.session(name="windows-env", reuse_venv=True, default=False)
+def windows_env(session: nox.Session) -> None:
+    """Prepare the Windows CPython and torch wheels that run under Wine (needs Wine; about 4 min)."""
+    session.install("-e", ".")
+    session.run("python", "-m", "harness", "windows-env", *session.posargs)
+
+
 @nox.session(reuse_venv=True, default=False)
 def check(session: nox.Session) -> None:
     """Diagnose your script: run it under each start method, lint it (nox -s check -- train.py)."""

@@ -75,6 +75,29 @@ def _alive(process: psutil.Process) -> bool:
 CLEANUP_HELPERS = ("resource_tracker", "torch_shm_manager")
 
 
+# Wine's own processes for a prefix: its server and the services it starts; `wineserver -k` ends them.
+WINE_SERVICES = (
+    "wineserver",
+    "services.exe",
+    "winedevice.exe",
+    "plugplay.exe",
+    "explorer.exe",
+    "rpcss.exe",
+    "svchost.exe",
+    "conhost.exe",
+    "start.exe",
+    "wineboot.exe",
+)
+
+
+def is_wine_service(process: psutil.Process) -> bool:
+    try:
+        command = " ".join(process.cmdline())
+    except psutil.Error:
+        return False
+    return any(name in command for name in WINE_SERVICES)
+
+
 def is_cleanup_helper(process: psutil.Process) -> bool:
     try:
         command = " ".join(process.cmdline())
@@ -103,7 +126,7 @@ def role(process: psutil.Process, main_pids: tuple[int, ...]) -> str:
         parent = process.ppid()
     except psutil.Error:
         return "worker"
-    if any(name in command for name in CLEANUP_HELPERS) or (
+    if any(name in command for name in (*CLEANUP_HELPERS, *WINE_SERVICES)) or (
         "forkserver import main" in command and parent in main_pids
     ):
         return "helper"

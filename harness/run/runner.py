@@ -20,7 +20,7 @@ from pathlib import Path
 
 from harness.boot import dlp_contract as contract
 from harness.profiles import Profile
-from harness.run import idleness, private_shm, probe_records, processes, shm_leftovers
+from harness.run import idleness, private_shm, probe_records, processes, shm_leftovers, wine
 from harness.run.active_runs import ACTIVE_RUNS
 from harness.run.memory import MemoryMonitor
 from harness.run.observation import Observation, Stop
@@ -63,7 +63,7 @@ def child_environment(
         **profile.environment(),
         **{
             contract.PROBE_DIR: str(probe_dir),
-            contract.STACK_TRIGGER: processes.STACK_TRIGGER,
+            contract.STACK_TRIGGER: "file" if profile.under_wine else processes.STACK_TRIGGER,
             contract.RUN_ID: run_id,
         },
     )
@@ -95,6 +95,8 @@ class _Run:
     cpu: idleness.CpuWatch
     shared: shm_leftovers.ShmWatch
     tree: list = field(default_factory=list)  # the run's processes at the last tick
+    prefix: Path | None = None  # under Wine: the run's own Wine prefix
+    pipe: wine.OutputPipe | None = None  # under Wine: the output's way to its file
     _main_pid: int | None = None
 
     @property
@@ -124,8 +126,9 @@ class _Run:
 
     @property
     def main_pids(self) -> tuple[int, int]:
-        """The launched process and the script's interpreter (the same process but on Windows)."""
-        return (self.proc.pid, self.main_pid)
+        """The launched process and the script's interpreter (the same process but on Windows), as
+        this machine's pids (under Wine the probes name Windows pids: the launched one is the script's)."""
+        return (self.proc.pid, self.proc.pid if self.prefix else self.main_pid)
 
     def processes(self) -> list:
         return processes.find_run_processes(self.proc.pid, self.run_id, self.session_id)
@@ -177,22 +180,29 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
     command = [sys.executable, "-X", "faulthandler", *target, *settings.args]
     extra_path = [str(script.parent)] if settings.via_stdin else []
     env = child_environment(profile, workdir / "probes", run_id, extra_path, tmp_dir=workdir / "tmp")
+    prefix = None
+    if profile.under_wine:
+        prefix = wine.new_prefix(workdir)
+        command, env = wine.command(command, script), wine.environment(env, prefix)
     if settings.dev_shm_mb is not None:
         command, variables = private_shm.wrap(command, settings.dev_shm_mb)
         env.update(variables)
     shared = shm_leftovers.ShmWatch()  # what /dev/shm held before the run
     stdin_path = script if settings.via_stdin else os.devnull
     with open(workdir / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:
+        pipe = wine.OutputPipe(workdir / "output.txt") if prefix else None
         wall_started, started = time.time(), time.monotonic()
         proc = subprocess.Popen(
             command,
             stdin=stdin,
-            stdout=output,
+            stdout=pipe.write if pipe else output,
             stderr=subprocess.STDOUT,
             cwd=settings.cwd or workdir,
             env=env,
             **processes.NEW_GROUP,
         )
+        if pipe:
+            pipe.started()
     return _Run(
         workdir=workdir,
         run_id=run_id,
@@ -203,6 +213,8 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
         progress=probe_records.ProgressWatch(started),
         cpu=idleness.CpuWatch(started),
         shared=shared,
+        prefix=prefix,
+        pipe=pipe,
     )
 
 
@@ -228,7 +240,7 @@ def _wait(run: _Run, settings: RunSettings) -> Stop:
 
 
 def _limit_passed(run: _Run, settings: RunSettings, now: float) -> Stop | None:
-    run.monitor.main_pid = run.known_main_pid()  # workers are told apart from it once it is known
+    run.monitor.main_pid = run.main_pids[1] if run.known_main_pid() else None  # workers told apart once known
     if run.monitor.poll(run.tree, now) > settings.memory_limit_mb:
         return Stop.MEMORY
     if len(run.tree) > settings.process_limit:
@@ -279,7 +291,11 @@ def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     elif stop is not Stop.EXITED:
         tree = run.processes()
         run.shared.poll([p.pid for p in tree], force=True)
-        if stop.takes_stacks:
+        if stop.takes_stacks and run.prefix:
+            observation.stacks = wine.dump_stacks(
+                run.probe_dir, len(processes.workers(tree, run.main_pids)) + 1
+            )
+        elif stop.takes_stacks:
             observation.stacks = processes.dump_stacks(tree, run.probe_dir)
             observation.native_stacks, observation.native_stacks_note = processes.dump_native_stacks(tree)
         processes.terminate(tree)
@@ -344,14 +360,22 @@ def _end_leftovers(run: _Run) -> list[str]:
     with the script; the kernel is still unmapping their memory), which are only waited for.
     """
     started = time.monotonic()
-    left = run.processes()
+    left = _script_processes(run)
     while left and time.monotonic() < started + _grace_s(left):
         time.sleep(POLL_INTERVAL_S)
-        left = run.processes()
+        left = _script_processes(run)
     # A process already exiting ended with the script: it is finished off, not reported as left.
     outlived = [p for p in left if not processes.is_exiting(p)]
     described = [processes.describe(p) for p in sorted(outlived, key=lambda p: p.pid)]
     if left:
         run.shared.poll([p.pid for p in left], force=True)
         processes.terminate(left)
+    if run.prefix:
+        wine.end_prefix(run.prefix)  # Wine's services for the run, and its wineserver
+        run.pipe.finish()  # every writer is gone: the output is whole
     return described
+
+
+def _script_processes(run: _Run) -> list:
+    """The run's processes, less Wine's own services (which end with the run's prefix)."""
+    return [p for p in run.processes() if not (run.prefix and processes.is_wine_service(p))]

