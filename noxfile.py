@@ -91,7 +91,7 @@ def docs_serve(session: nox.Session) -> None:
 
 @nox.session(name="windows-env", reuse_venv=True, default=False)
 def windows_env(session: nox.Session) -> None:
-    """Prepare the Windows CPython and torch wheels that the windows profile runs under Wine (needs Wine)."""
+    """Prepare the Windows CPython and torch wheels that run under Wine (needs Wine; about 4 min)."""
     session.install("-e", ".")
     session.run("python", "-m", "harness", "windows-env", *session.posargs)
 

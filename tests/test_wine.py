@@ -20,7 +20,7 @@ from harness.run.runner import run_script
 from harness.run.settings import RunSettings
 
 pytestmark = pytest.mark.linux
-WINE = profiles.Profile("windows-under-wine", "spawn", "windows", "Windows (Wine)", runner="wine")
+WINE = profiles.PROFILES["windows"]
 
 
 def _needs_wine():
@@ -107,3 +107,13 @@ def test_a_hang_under_wine_is_ended_with_its_stacks_and_nothing_left(tmp_path):
     stacks = "\n".join(observed.stacks.values())
     assert "wait_here" in stacks and "waits.py" in stacks, stacks
     assert _wine_processes() - before == set(), "a Wine process of the run outlived it"
+
+
+def test_preparing_without_wine_exits_2_saying_how_to_install_it(monkeypatch, capsys, tmp_path):
+    from harness import cli
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    status = cli.main(["windows-env", "--root", str(tmp_path / "env")])
+    assert status == 2
+    assert "Wine is not installed" in capsys.readouterr().out
+    assert not (tmp_path / "env").exists(), "nothing written"

