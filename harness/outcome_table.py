@@ -64,7 +64,10 @@ def print_platform_notes(console: Console, profiles: list) -> None:
     """One line per profile that this machine can only imitate, saying how; and what this machine
     cannot check (no /dev/shm, as on macOS and Windows)."""
     for profile in profiles:
-        if how := profile.emulation():
+        how = profile.emulation()
+        if how and profile.under_wine:
+            console.print(f"  [dim]{profile.name}: {escape(how)} here, not Windows[/]", soft_wrap=True)
+        elif how:
             console.print(f"  [dim]{profile.name}: emulated here ({escape(how)})[/]", soft_wrap=True)
     if not shm_leftovers.SHM_DIR.is_dir():
         console.print(

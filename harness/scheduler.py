@@ -12,7 +12,7 @@ from harness.cases import Case
 from harness.outcomes import Outcome
 from harness.profiles import Profile
 from harness.results import RunResult
-from harness.run import private_shm, runner
+from harness.run import private_shm, runner, wine
 from harness.run.active_runs import ACTIVE_RUNS
 from harness.run.settings import RunSettings
 
@@ -38,11 +38,19 @@ def plan(
     """Every case × variant × profile, each with its case's settings; `overrides`: RunSettings fields
     the command line gave (harness/commands/arguments.py `overrides`)."""
     return [
-        Job(case, variant, profile, case.settings(**overrides))
+        Job(case, variant, profile, case.settings(**_for_profile(profile, case, overrides)))
         for case in cases
         for variant in variants
         for profile in chosen
     ]
+
+
+def _for_profile(profile: Profile, case: Case, overrides: dict) -> dict:
+    """Under Wine each process starts in seconds (a Windows process, torch imported again): a
+    case's own timeout is WINE_TIMEOUT_FACTOR times longer there, unless the command line set one."""
+    if profile.under_wine and "timeout_s" not in overrides:
+        return {**overrides, "timeout_s": case.timeout * wine.TIMEOUT_FACTOR}
+    return overrides
 
 
 def observe(

@@ -192,9 +192,10 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
     with open(workdir / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:
         pipe = wine.OutputPipe(workdir / "output.txt") if prefix else None
         wall_started, started = time.time(), time.monotonic()
+        fed = prefix is not None and settings.via_stdin  # Wine 8 takes no regular file as stdin either
         proc = subprocess.Popen(
             command,
-            stdin=stdin,
+            stdin=subprocess.PIPE if fed else stdin,
             stdout=pipe.write if pipe else output,
             stderr=subprocess.STDOUT,
             cwd=settings.cwd or workdir,
@@ -203,6 +204,8 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
         )
         if pipe:
             pipe.started()
+        if fed:
+            wine.feed(proc.stdin, script.read_bytes())
     return _Run(
         workdir=workdir,
         run_id=run_id,
@@ -348,8 +351,10 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     observation.output = read_tail(run.output_path)
 
 
-def _grace_s(left: list) -> float:
+def _grace_s(left: list, under_wine: bool = False) -> float:
     finishing = all(processes.is_cleanup_helper(p) or processes.is_exiting(p) for p in left)
+    if under_wine:  # a spawned child still starting (seconds under Wine) ends by itself, with its error
+        return wine.LEFTOVER_GRACE_S
     return CLEANUP_GRACE_S if finishing else LEFTOVER_GRACE_S
 
 
@@ -361,7 +366,7 @@ def _end_leftovers(run: _Run) -> list[str]:
     """
     started = time.monotonic()
     left = _script_processes(run)
-    while left and time.monotonic() < started + _grace_s(left):
+    while left and time.monotonic() < started + _grace_s(left, run.prefix is not None):
         time.sleep(POLL_INTERVAL_S)
         left = _script_processes(run)
     # A process already exiting ended with the script: it is finished off, not reported as left.

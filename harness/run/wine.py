@@ -14,6 +14,7 @@ trigger file (there is no SIGUSR1), and memory per worker is not sampled.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -37,7 +38,14 @@ WINE_VARIABLES = {"WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml=", "K
 # Variables whose value is a list of paths, or a path, that the Windows interpreter must read.
 PATH_LISTS = ("PYTHONPATH",)
 PATHS = ("TEMP", "TMP", contract.PROBE_DIR)  # TMPDIR stays: wineserver keeps its socket there
-STACKS_WAIT_S = 5.0  # a Windows process's trigger-watching thread polls every 0.1 s; Wine is slower
+# A case's timeout under Wine, times its own: a Wine process takes seconds to start (9.5 s to a
+# 2-worker loader's first batch, 20-45 s a case run, measured here with 2 runs in parallel).
+TIMEOUT_FACTOR = 3
+STACKS_WAIT_S = 5.0
+# How long a Windows process of the run may take to end by itself once the script's has: a child
+# spawned just before the parent failed is still starting (its `EOFError: Ran out of input` is what
+# Windows users see), and Wine starts a process in seconds.
+LEFTOVER_GRACE_S = 15.0  # a Windows process's trigger-watching thread polls every 0.1 s; Wine is slower
 
 
 def root() -> Path:
@@ -184,3 +192,16 @@ class OutputPipe:
 
     def finish(self, timeout_s: float = 5.0) -> None:
         self._thread.join(timeout_s)
+
+
+def feed(stdin, data: bytes) -> None:
+    """Writes `data` to the run's standard input from a thread of the harness, then closes it: a
+    script fed on stdin (as a notebook's code) reaches the Windows interpreter through a pipe."""
+
+    def write() -> None:
+        with contextlib.suppress(OSError):
+            stdin.write(data)
+        with contextlib.suppress(OSError):
+            stdin.close()
+
+    threading.Thread(target=write, name="dlp-wine-stdin", daemon=True).start()

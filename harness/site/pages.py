@@ -265,7 +265,8 @@ def profiles_list(reference: Recorded | None) -> str:
     words = wording.PROFILE_TEXT.get(wording.current(), {})
     for profile in PROFILES.values():
         how = reference.emulation(profile.name) if reference else ""
-        seen = t("profiles.emulated", how=literal(how)) if how else t("profiles.native")
+        kind = "profiles.wine" if profile.runner == "wine" else "profiles.emulated"
+        seen = t(kind, how=literal(how)) if how else t("profiles.native")
         imposes, limits = words.get(profile.name, (profile.imposes, profile.limits))
         items.append(
             t(

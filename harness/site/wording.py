@@ -228,6 +228,10 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "- **{title}**（`--profile {name}`）：{imposes}表中：{seen}{limits}",
     },
     "profiles.emulated": {"en": "emulated here as: {how}.", "zh": "在这里的模拟方式：{how}。"},
+    "profiles.wine": {
+        "en": "run here by {how}: Windows' own binaries, on Linux, not Windows.",
+        "zh": "在这里由 {how} 运行：是 Windows 自己的二进制文件，但运行在 Linux 上，不是 Windows。",
+    },
     "profiles.native": {"en": "observed natively.", "zh": "在原生系统上实测。"},
     "recorded.title": {
         "en": '!!! info "Where these observations come from"',
