@@ -165,6 +165,8 @@ def _describe(root: Path) -> str:
     """The interpreter run once under Wine: its version, sys.platform, torch's; kept for results."""
     from harness.run import wine
 
+    if (root / wine.DESCRIPTION_FILE).is_file():
+        return f"already checked: {wine.describe()}"
     probe_dir = root / "probe"
     shutil.rmtree(probe_dir, ignore_errors=True)
     probe_dir.mkdir()
