@@ -158,3 +158,25 @@ def test_an_outcome_is_named_as_in_the_json_and_an_unknown_name_lists_the_known_
     assert Outcome.named("hang") is Outcome.HANG and f"{Outcome.HANG}" == "hang"
     with pytest.raises(ValueError, match="unknown outcome 'explodes' \\(one of ok, crash, hang"):
         Outcome.named("explodes")
+
+
+def test_the_windows_interpreters_library_under_wine_is_a_library_and_is_scrubbed():
+    """Case 17 under Wine: the daemonic-children assertion is the standard library's (a crash), not
+    the script's own assert (a wrong result)."""
+    from harness import judge
+    from harness.run import wine
+
+    lib = wine.windows_path(wine.root() / "cp313" / "Lib" / "multiprocessing" / "process.py")
+    script = wine.windows_path(judge.CASES_DIR / "17_pool_inside_worker" / "broken.py")
+    output = (
+        "Traceback (most recent call last):\n"
+        f'  File "{script}", line 20, in __getitem__\n'
+        f'  File "{lib}", line 118, in start\n'
+        "    assert not _current_process._config.get('daemon'), \\\n"
+        "AssertionError: daemonic processes are not allowed to have children\n"
+    )
+    outcome, _ = classify(output, 1, False, judge.is_library)
+    assert outcome is Outcome.CRASH
+    assert not judge.is_library(script)
+    scrubbed = judge.scrub(output)
+    assert "<windows-python>\\cp313\\Lib\\multiprocessing" in scrubbed and "<project>\\cases\\17_" in scrubbed

@@ -76,11 +76,19 @@ wait_here()
 """
 
 
-def _wine_processes() -> set[int]:
+def _left_by_runs(script_name: str) -> set[int]:
+    """Wine processes whose run is over: their prefix (a run's own, in its folder) is gone, or they
+    still run the test's script. Other runs on the machine (with their prefixes) do not count."""
     found = set()
     for process in psutil.process_iter(["cmdline"]):
         command = " ".join(process.info["cmdline"] or [])
-        if "wineserver" in command or "python.exe" in command:
+        if "wineserver" not in command and ".exe" not in command:
+            continue
+        try:
+            prefix = process.environ().get("WINEPREFIX", "")
+        except psutil.Error:
+            continue
+        if script_name in command or (prefix and not os.path.exists(prefix)):
             found.add(process.pid)
     return found
 
@@ -99,14 +107,13 @@ def test_a_script_runs_under_the_windows_interpreter_with_its_asserts(tmp_path):
 @pytest.mark.slow
 def test_a_hang_under_wine_is_ended_with_its_stacks_and_nothing_left(tmp_path):
     _needs_wine()
-    before = _wine_processes()
     script = tmp_path / "waits.py"
     script.write_text(WAITS)
     observed = run_script(script, WINE, RunSettings(timeout_s=20, idle_s=None))
     assert observed.timed_out, observed.output
     stacks = "\n".join(observed.stacks.values())
     assert "wait_here" in stacks and "waits.py" in stacks, stacks
-    assert _wine_processes() - before == set(), "a Wine process of the run outlived it"
+    assert _left_by_runs("waits.py") == set(), "a Wine process of the run outlived it"
 
 
 def test_preparing_without_wine_exits_2_saying_how_to_install_it(monkeypatch, capsys, tmp_path):

@@ -60,12 +60,10 @@ def add_parser(subparsers) -> None:
 def handle(args: argparse.Namespace, console: Console) -> int:
     from harness.run import wine
 
-    if args.root is not None:
-        os.environ[wine.ENV_VARIABLE] = str(args.root.resolve())
     if wine.wine_binary() is None:
         console.print(f"[red]error:[/] Wine is not installed: {wine.INSTALL_WINE}")
         return EXIT_USAGE
-    root = wine.root()
+    root = args.root.resolve() if args.root is not None else wine.root()
     root.mkdir(parents=True, exist_ok=True)
     steps = [
         ("the Windows CPython", _interpreter),
@@ -82,7 +80,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
             console.print(f"[red]error:[/] {escape(str(exc))}")
             return EXIT_FAILED
         console.print(f"      {escape(done)} ({time.monotonic() - started:.0f} s)")
-    console.print(f"Ready: {escape(wine.describe())}, in {escape(str(root))}")
+    console.print(f"Ready: {escape(wine.describe(root))}, in {escape(str(root))}")
     return EXIT_OK
 
 
@@ -165,14 +163,16 @@ def _describe(root: Path) -> str:
     """The interpreter run once under Wine: its version, sys.platform, torch's; kept for results."""
     from harness.run import wine
 
+    if (root / wine.DESCRIPTION_FILE).is_file():
+        return f"already checked: {wine.describe(root)}"
     probe_dir = root / "probe"
     shutil.rmtree(probe_dir, ignore_errors=True)
     probe_dir.mkdir()
-    probe = wine.new_prefix(probe_dir)
+    probe = wine.new_prefix(probe_dir, root)
     env = dict(os.environ, WINEPREFIX=str(probe), **wine.WINE_VARIABLES)
     try:
         done = _run(
-            [wine.wine_binary(), str(wine.interpreter()), "-c", PROBE], "the Windows interpreter", env=env
+            [wine.wine_binary(), str(wine.interpreter(root)), "-c", PROBE], "the Windows interpreter", env=env
         )
     finally:
         wine.end_prefix(probe)

@@ -90,20 +90,21 @@ WINE_SERVICES = (
 )
 
 
-def is_wine_service(process: psutil.Process) -> bool:
+def _runs_one_of(process: psutil.Process, names: tuple[str, ...]) -> bool:
+    """Whether the process's command line names one of `names` (False where it cannot be read)."""
     try:
         command = " ".join(process.cmdline())
     except psutil.Error:
         return False
-    return any(name in command for name in WINE_SERVICES)
+    return any(name in command for name in names)
+
+
+def is_wine_service(process: psutil.Process) -> bool:
+    return _runs_one_of(process, WINE_SERVICES)
 
 
 def is_cleanup_helper(process: psutil.Process) -> bool:
-    try:
-        command = " ".join(process.cmdline())
-    except psutil.Error:
-        return False
-    return any(name in command for name in CLEANUP_HELPERS)
+    return _runs_one_of(process, CLEANUP_HELPERS)
 
 
 def snapshot(root_pid: int) -> list[psutil.Process]:

@@ -56,8 +56,8 @@ def wine_binary() -> str | None:
     return shutil.which("wine") or shutil.which("wine64")
 
 
-def interpreter() -> Path:
-    return root() / INTERPRETER
+def interpreter(env_root: Path | None = None) -> Path:
+    return (env_root or root()) / INTERPRETER
 
 
 def unavailable() -> str:
@@ -69,11 +69,11 @@ def unavailable() -> str:
     return ""
 
 
-def describe() -> str:
+def describe(env_root: Path | None = None) -> str:
     """What a run under Wine runs, for its result: "Windows binaries under Wine 8.0: CPython 3.13.2
     win_amd64, torch 2.13.0 win_amd64"."""
     try:
-        known = json.loads((root() / DESCRIPTION_FILE).read_text(encoding="utf-8"))
+        known = json.loads(((env_root or root()) / DESCRIPTION_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return "Windows binaries under Wine (environment not described)"
     return (
@@ -83,8 +83,9 @@ def describe() -> str:
 
 
 def windows_path(path: str | Path) -> str:
-    """The path as the Windows interpreter names it: Wine maps the Linux root to drive Z:."""
-    return "Z:" + str(Path(path).resolve()).replace("/", "\\")
+    """The path as the Windows interpreter names it: Wine maps the Linux root to drive Z:. Links
+    are kept as they are: the interpreter sees the path it was given."""
+    return "Z:" + os.path.abspath(path).replace("/", "\\")
 
 
 def command(command: list[str], script: Path | None) -> list[str]:
@@ -132,14 +133,15 @@ def _stack_texts(probe_dir: Path) -> dict[str, str]:
     return texts
 
 
-def new_prefix(workdir: Path) -> Path:
+def new_prefix(workdir: Path, env_root: Path | None = None) -> Path:
     """A copy of the environment's prefix for one run (a run's `wineserver` is its prefix's).
 
     The prefix holds about 700 MB of Windows DLLs that no run writes: they are hard links to the
     environment's; the registry files, which Wine rewrites, are copies.
     """
     prefix = workdir / "wineprefix"
-    shutil.copytree(root() / TEMPLATE_PREFIX, prefix, symlinks=True, copy_function=_link_or_copy)
+    template = (env_root or root()) / TEMPLATE_PREFIX
+    shutil.copytree(template, prefix, symlinks=True, copy_function=_link_or_copy)
     return prefix
 
 
