@@ -93,12 +93,16 @@ def _left_by_runs(script_name: str) -> set[int]:
     return found
 
 
+def _run_under_wine(folder, name: str, source: str, timeout_s: float):
+    _needs_wine()
+    script = folder / name
+    script.write_text(source)
+    return run_script(script, WINE, RunSettings(timeout_s=timeout_s, idle_s=None))
+
+
 @pytest.mark.slow
 def test_a_script_runs_under_the_windows_interpreter_with_its_asserts(tmp_path):
-    _needs_wine()
-    script = tmp_path / "says_where.py"
-    script.write_text(SAYS_WHERE)
-    observed = run_script(script, WINE, RunSettings(timeout_s=60, idle_s=None))
+    observed = _run_under_wine(tmp_path, "says_where.py", SAYS_WHERE, 60)
     assert observed.returncode == 0, observed.output
     assert "platform win32 3.13" in observed.output
     assert "stdlib assert fired: group argument must be None for now" in observed.output
@@ -106,10 +110,7 @@ def test_a_script_runs_under_the_windows_interpreter_with_its_asserts(tmp_path):
 
 @pytest.mark.slow
 def test_a_hang_under_wine_is_ended_with_its_stacks_and_nothing_left(tmp_path):
-    _needs_wine()
-    script = tmp_path / "waits.py"
-    script.write_text(WAITS)
-    observed = run_script(script, WINE, RunSettings(timeout_s=20, idle_s=None))
+    observed = _run_under_wine(tmp_path, "waits.py", WAITS, 20)
     assert observed.timed_out, observed.output
     stacks = "\n".join(observed.stacks.values())
     assert "wait_here" in stacks and "waits.py" in stacks, stacks

@@ -153,10 +153,10 @@ def add_idle(parser: argparse.ArgumentParser) -> None:
 def overrides(args: argparse.Namespace) -> dict:
     """The run settings the command line gave (--timeout, --idle), as RunSettings fields; a setting
     not given keeps the default of the case or of RunSettings, stated once there."""
-    given = {"timeout_s": getattr(args, "timeout", None)}
-    if hasattr(args, "idle"):
+    given = {} if getattr(args, "timeout", None) is None else {"timeout_s": args.timeout}
+    if hasattr(args, "idle"):  # given on the command line (argparse keeps no default for it)
         given["idle_s"] = args.idle  # None: never
-    return {name: value for name, value in given.items() if value is not None or name == "idle_s"}
+    return given
 
 
 def add_script(parser: argparse.ArgumentParser, stdin_help: str) -> None:

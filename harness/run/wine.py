@@ -35,8 +35,7 @@ PREPARE = "prepare the Windows environment: nox -s windows-env (python -m harnes
 # Wine's own settings for every run: quiet, no Mono or Gecko installer at a prefix's first start,
 # and torch's OpenMP without the NUMA call Wine lacks (GetNumaNodeProcessorMaskEx).
 WINE_VARIABLES = {"WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml=", "KMP_AFFINITY": "disabled"}
-# Variables whose value is a list of paths, or a path, that the Windows interpreter must read.
-PATH_LISTS = ("PYTHONPATH",)
+# Variables whose value is a path that the Windows interpreter must read (and PYTHONPATH, a list).
 PATHS = ("TEMP", "TMP", contract.PROBE_DIR)  # TMPDIR stays: wineserver keeps its socket there
 # A case's timeout under Wine, times its own: a Wine process takes seconds to start (9.5 s to a
 # 2-worker loader's first batch, 20-45 s a case run, measured here with 2 runs in parallel).
@@ -88,21 +87,19 @@ def windows_path(path: str | Path) -> str:
     return "Z:" + os.path.abspath(path).replace("/", "\\")
 
 
-def command(command: list[str], script: Path | None) -> list[str]:
+def command(command: list[str], script: Path) -> list[str]:
     """The run's command with the Windows interpreter under Wine in place of this one, and the
     script's path as Windows names it."""
-    wine = wine_binary() or "wine"
-    rest = [windows_path(arg) if script is not None and arg == str(script) else arg for arg in command[1:]]
-    return [wine, str(interpreter()), *rest]
+    rest = [windows_path(arg) if arg == str(script) else arg for arg in command[1:]]
+    return [wine_binary() or "wine", str(interpreter()), *rest]
 
 
 def environment(env: dict[str, str], prefix: Path) -> dict[str, str]:
     """The run's environment for the Windows interpreter: its paths as Windows names them, the
     run's own prefix, Wine's quiet settings."""
     windows = dict(env)
-    for name in PATH_LISTS:
-        if env.get(name):
-            windows[name] = ";".join(windows_path(p) for p in env[name].split(os.pathsep) if p)
+    if env.get("PYTHONPATH"):
+        windows["PYTHONPATH"] = ";".join(windows_path(p) for p in env["PYTHONPATH"].split(os.pathsep) if p)
     for name in PATHS:
         if env.get(name):
             windows[name] = windows_path(env[name])
