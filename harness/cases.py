@@ -18,7 +18,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 VARIANTS = ("broken", "fixed")
-KNOWN_NEEDS = ("cuda", "opencv")
+KNOWN_NEEDS = ("cuda", "opencv", "distributed")
 # In a clone, the cases/ folder beside harness/; installed from a wheel, the copy it carries.
 _PACKAGED_CASES = Path(__file__).resolve().parent / "catalog"
 CASES_DIR = _PACKAGED_CASES if _PACKAGED_CASES.is_dir() else Path(__file__).resolve().parent.parent / "cases"

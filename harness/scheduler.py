@@ -87,7 +87,7 @@ def execute(job: Job) -> RunResult:
     mismatch is then reported, not fatal.
     """
     profile = job.profile
-    reason = needs.missing(job.case.needs)
+    reason = needs.missing(job.case.needs, profile.under_wine)
     if reason:
         result = RunResult(
             case=job.case.name,

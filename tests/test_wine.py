@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import types
 
 import psutil
 import pytest
@@ -125,3 +126,67 @@ def test_preparing_without_wine_exits_2_saying_how_to_install_it(monkeypatch, ca
     assert status == 2
     assert "Wine is not installed" in capsys.readouterr().out
     assert not (tmp_path / "env").exists(), "nothing written"
+
+
+class _Holding:
+    """A process as psutil shows it, holding these files open."""
+
+    def __init__(self, pid, paths):
+        self.pid, self._paths = pid, paths
+
+    def open_files(self):
+        return [types.SimpleNamespace(path=path, fd=3) for path in self._paths]
+
+
+def test_each_process_is_named_by_the_one_marker_it_holds_that_no_other_claimed(tmp_path):
+    windows = wine.WindowsProcesses(root_pid=100, probe_dir=tmp_path)
+    marker = lambda pid: str(tmp_path / f"{pid}.pid")  # noqa: E731
+    windows._read_marker(_Holding(100, [marker(32), str(tmp_path / "32.events")]))
+    windows._read_marker(_Holding(101, [marker(32)]))  # Wine's fork of the parent: not a new process
+    windows._read_marker(_Holding(102, [marker(32), marker(48)]))  # the worker, fds inherited
+    windows._read_marker(_Holding(103, ["/elsewhere/56.pid"]))
+    assert windows.windows_pid == {100: 32, 102: 48}
+    assert windows.by_linux_pid({48: 1.5, 64: 2.0}) == {102: 1.5}
+
+
+TWO_WORKERS = """\
+import torch
+from torch.utils.data import DataLoader
+
+
+class Numbers(torch.utils.data.Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, index):
+        return torch.tensor(index)
+
+
+if __name__ == "__main__":
+    for batch in DataLoader(Numbers(), batch_size=2, num_workers=2, persistent_workers=True):
+        print(batch.tolist(), flush=True)
+"""
+
+
+@pytest.mark.slow
+def test_each_worker_memory_is_sampled_under_wine_from_its_start_of_service(tmp_path):
+    _needs_wine()
+    script = tmp_path / "two_workers.py"
+    script.write_text(TWO_WORKERS)
+    observed = run_script(script, WINE, RunSettings(timeout_s=120, idle_s=None, memory_interval_s=0.2))
+    assert observed.returncode == 0, observed.output
+    workers = observed.memory["processes"].values()
+    assert len(workers) == 2, observed.memory
+    assert all(w["ready_s"] is not None and len(w["samples"]) >= 3 for w in workers), observed.memory
+    assert all(w["baseline_mb"] > 50 for w in observed.memory["workers"].values()), observed.memory
+
+
+def test_under_wine_a_need_is_the_windows_environments_and_wines_gaps_are_named(monkeypatch, tmp_path):
+    from harness import needs
+
+    monkeypatch.setenv(wine.ENV_VARIABLE, str(tmp_path))
+    assert "gloo collectives never return under Wine" in needs.missing(("distributed",), under_wine=True)
+    assert "no GPU under Wine" in needs.missing(("cuda",), under_wine=True)
+    assert "Windows environment has no OpenCV" in needs.missing(("opencv",), under_wine=True)
+    (tmp_path / "site" / "cv2").mkdir(parents=True)
+    assert needs.missing(("opencv",), under_wine=True) == ""

@@ -31,6 +31,7 @@ def main():
         for epoch in range(3):
             total = sum(float(batch.sum()) for batch in loader)
             print(f"epoch {epoch}: total {total:.0f}")
+        del loader  # end the persistent workers: they hold the file open, and Windows cannot delete it then
 
 
 if __name__ == "__main__":

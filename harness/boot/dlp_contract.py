@@ -13,6 +13,7 @@ WINDOWS_APIS = "DLP_WINDOWS_APIS"  # "1": what Windows lacks is hidden (dlp_wind
 PROBE_DIR = "DLP_PROBE_DIR"  # the folder of the files below
 STACK_TRIGGER = "DLP_STACK_TRIGGER"  # "signal" (SIGUSR1) or "file" (DUMP_STACKS_FILE appears)
 RUN_ID = "DLP_RUN_ID"  # marks every process of the run, so that none escapes its end
+PID_MARKER = "DLP_PID_MARKER"  # "1" (under Wine): each process holds <pid>.pid open, see PID_SUFFIX
 # Set by the boot modules for the processes the script starts.
 MAIN_PID = "DLP_MAIN_PID"  # the script's interpreter: the first process of the run that booted
 FORKSERVER_ARGV = "DLP_FORKSERVER_ARGV"  # the script's sys.argv, for the forkserver's preload
@@ -26,6 +27,7 @@ RUN_VARIABLES = (
     MAIN_PID,
     FORKSERVER_ARGV,
     STACK_TRIGGER,
+    PID_MARKER,
 )
 
 # A profile that cannot be imposed ends the process with this status, the reason in BOOT_FAILED_FILE.
@@ -37,6 +39,9 @@ BOOT_FAILED_FILE = "boot-failed"  # why the profile could not be imposed
 DUMP_STACKS_FILE = "dump-stacks"  # appears when the harness wants stacks and has no SIGUSR1
 STACKS_SUFFIX = ".stacks"  # <pid>.stacks: that process's Python stacks, once asked
 EVENTS_SUFFIX = ".events"  # <pid>.events: a line per event below, fields separated by spaces
+# <pid>.pid: held open by that process while it lives (PID_MARKER), so that the harness can find
+# which Linux process has which Windows pid under Wine (the file is among its open descriptors).
+PID_SUFFIX = ".pid"
 
 # The events of <pid>.events: the kind, these fields, then the time (time.time()). See dlp_probes.
 EVENT_FIELDS = {

@@ -16,6 +16,8 @@ Environment it reads (harness/profiles.py sets them):
                           the stacks of its threads into <pid>.stacks when asked (dlp_stacks),
                           and dlp_probes records DataLoader events into <pid>.events.
     DLP_STACK_TRIGGER     signal (SIGUSR1, POSIX) or file (<probe dir>/dump-stacks appears).
+    DLP_PID_MARKER        1 (under Wine): each process keeps <probe dir>/<pid>.pid open while it
+                          lives, which names its Windows pid to the harness outside.
 """
 
 import os
@@ -60,6 +62,18 @@ def _note_main_pid(probe_dir: str) -> None:
         main_pid.write(str(os.getpid()))
 
 
+_PID_MARKER = []  # the open marker file: kept for the life of the process
+
+
+def _hold_pid_marker(probe_dir: str) -> None:
+    """Opens <pid>.pid and keeps it open: under Wine the harness sees this process as a Linux
+    process with another pid, and finds the file among its open descriptors."""
+    marker = open(os.path.join(probe_dir, f"{os.getpid()}{contract.PID_SUFFIX}"), "w")  # noqa: SIM115
+    marker.write(str(os.getpid()))
+    marker.flush()  # Wine hands the process its own descriptor of the file at the first write
+    _PID_MARKER.append(marker)
+
+
 def _chain_to_next_sitecustomize() -> None:
     """Runs the sitecustomize that this one shadows, if the environment has one."""
     import importlib.machinery
@@ -92,6 +106,8 @@ def _main() -> None:
     try:
         if probe_dir:
             _note_main_pid(probe_dir)
+            if os.environ.get(contract.PID_MARKER) == "1":
+                _hold_pid_marker(probe_dir)
         _impose_profile()
         if probe_dir:
             import dlp_stacks

@@ -107,6 +107,18 @@ def is_cleanup_helper(process: psutil.Process) -> bool:
     return _runs_one_of(process, CLEANUP_HELPERS)
 
 
+def session_members(session_id: int) -> list[psutil.Process]:
+    """The processes of session `session_id` now (POSIX; none elsewhere)."""
+    if not hasattr(os, "getsid"):
+        return []
+    members = []
+    for pid in psutil.pids():
+        with contextlib.suppress(OSError, psutil.Error):
+            if os.getsid(pid) == session_id:
+                members.append(psutil.Process(pid))
+    return [p for p in members if _alive(p)]
+
+
 def snapshot(root_pid: int) -> list[psutil.Process]:
     """The launched process and its descendants now: what one tick of the runner's loop looks at,
     handed to every watcher (memory, CPU, /dev/shm). Empty once the launched process is gone."""

@@ -97,6 +97,7 @@ class _Run:
     tree: list = field(default_factory=list)  # the run's processes at the last tick
     prefix: Path | None = None  # under Wine: the run's own Wine prefix
     pipe: wine.OutputPipe | None = None  # under Wine: the output's way to its file
+    windows: wine.WindowsProcesses | None = None  # under Wine: its processes and their Windows pids
     _main_pid: int | None = None
 
     @property
@@ -129,6 +130,10 @@ class _Run:
         """The launched process and the script's interpreter (the same process but on Windows), as
         this machine's pids (under Wine the probes name Windows pids: the launched one is the script's)."""
         return (self.proc.pid, self.proc.pid if self.prefix else self.main_pid)
+
+    def snapshot(self) -> list:
+        """The launched process and the script's processes now: one look a tick."""
+        return self.windows.snapshot() if self.windows else processes.snapshot(self.proc.pid)
 
     def processes(self) -> list:
         return processes.find_run_processes(self.proc.pid, self.run_id, self.session_id)
@@ -218,6 +223,7 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
         shared=shared,
         prefix=prefix,
         pipe=pipe,
+        windows=wine.WindowsProcesses(proc.pid, workdir / "probes") if prefix else None,
     )
 
 
@@ -235,7 +241,7 @@ def _wait(run: _Run, settings: RunSettings) -> Stop:
         now = time.monotonic()
         if now >= next_check:
             next_check = now + check_every
-            run.tree = processes.snapshot(run.proc.pid)  # one look a tick, handed to every watcher
+            run.tree = run.snapshot()  # one look a tick, handed to every watcher
             stop = _limit_passed(run, settings, now) or _progress_says(run, settings, now)
             if stop:
                 return stop
@@ -346,7 +352,8 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     if run.proc.returncode == BOOT_EXIT_CODE:
         observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:
-        run.monitor.mark_ready(probe_records.worker_ready(recorded, run.wall_started))
+        ready = probe_records.worker_ready(recorded, run.wall_started)
+        run.monitor.mark_ready(run.windows.by_linux_pid(ready) if run.windows else ready)
         observation.memory = run.monitor.to_json()
     observation.output = read_tail(run.output_path)
 

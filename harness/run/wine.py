@@ -9,7 +9,9 @@ once and copied for each run, so that no run meets another's `wineserver`.
 A run under Wine differs from a native one in what the harness can see: every Windows process is
 a Linux process, but the pids that the script and the probes see are Windows pids. So the probe
 files are read by the names they have (not by Linux pids), the stacks are asked for with the
-trigger file (there is no SIGUSR1), and memory per worker is not sampled.
+trigger file (there is no SIGUSR1), and each process holds a marker file open whose name is its
+Windows pid (`WindowsProcesses`). Wine starts a Windows process detached from its parent (it
+forks twice), so a run's processes are found by its session, not as descendants.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ import threading
 import time
 from pathlib import Path
 
+import psutil
+
 from harness.boot import dlp_contract as contract
+from harness.run import processes
 
 ENV_VARIABLE = "DLP_WINDOWS_ENV"
 DEFAULT_ROOT = Path(__file__).resolve().parents[2] / ".nox" / "windows-binaries"  # beside nox's venvs
@@ -104,7 +109,48 @@ def environment(env: dict[str, str], prefix: Path) -> dict[str, str]:
         if env.get(name):
             windows[name] = windows_path(env[name])
     windows.update(WINE_VARIABLES, WINEPREFIX=str(prefix))
+    windows[contract.PID_MARKER] = "1"
     return windows
+
+
+class WindowsProcesses:
+    """A run's Windows processes as this machine sees them: the launched interpreter (`wine` execs
+    it in place) and every process of the run's session that holds a pid marker (a Python process
+    that booted), with the Windows pid each marker names. Wine's services and the short-lived
+    forks through which Wine starts a process carry no marker: they are not the script's."""
+
+    def __init__(self, root_pid: int, probe_dir: Path) -> None:
+        self.root_pid = root_pid
+        self.probe_dir = probe_dir
+        self.windows_pid: dict[int, int] = {}  # Linux pid -> Windows pid, once its marker was seen
+
+    def snapshot(self) -> list[psutil.Process]:
+        """The run's Python processes now (empty once the launched one is gone)."""
+        members = processes.session_members(self.root_pid)
+        if not any(p.pid == self.root_pid for p in members):
+            return []
+        for process in members:
+            if process.pid not in self.windows_pid and not processes.is_wine_service(process):
+                self._read_marker(process)
+        return [p for p in members if p.pid == self.root_pid or p.pid in self.windows_pid]
+
+    def _read_marker(self, process: psutil.Process) -> None:
+        """Notes the Windows pid of the one marker the process holds that no other process claimed
+        (Wine forks the parent to start a child: for an instant the fork holds its parent's)."""
+        claimed = set(self.windows_pid.values())
+        with contextlib.suppress(psutil.Error, ValueError):
+            held = {
+                int(Path(opened.path).stem)
+                for opened in process.open_files()
+                if Path(opened.path).parent == self.probe_dir and opened.path.endswith(contract.PID_SUFFIX)
+            }
+            if len(held - claimed) == 1:
+                self.windows_pid[process.pid] = (held - claimed).pop()
+
+    def by_linux_pid(self, by_windows_pid: dict[int, float]) -> dict[int, float]:
+        """`by_windows_pid` keyed by the Linux pids of the processes seen; the others left out."""
+        linux_pid = {windows: linux for linux, windows in self.windows_pid.items()}
+        return {linux_pid[pid]: value for pid, value in by_windows_pid.items() if pid in linux_pid}
 
 
 def dump_stacks(probe_dir: Path, expected: int, wait_s: float = STACKS_WAIT_S) -> dict[str, str]:
