@@ -6,11 +6,13 @@ own comparison with case.toml must agree.
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
 
-from harness.profiles import BY_START_METHOD, PROFILE_NAMES
+from harness.profiles import BY_START_METHOD, PROFILE_NAMES, PROFILES
+from harness.run import wine
 
 pytestmark = pytest.mark.linux
 
@@ -24,7 +26,7 @@ GUARD = (
     r"^RuntimeError: An attempt has been made to start a new process"
     r" before the current process has finished its bootstrapping phase"
 )
-OPEN_FILE = r"^TypeError: cannot pickle '_io\.TextIOWrapper' object$"
+OPEN_FILE = r"^TypeError: cannot pickle '(_io\.)?TextIOWrapper' (object|instances)$"  # 3.13: instances
 LAMBDA = r"^AttributeError: Can't (pickle|get) local object 'main\.<locals>\.<lambda>'$"
 
 # (case, variant) -> {start method: (outcome, signature pattern or None)}; _profiles() turns them into
@@ -110,6 +112,20 @@ OBSERVED_HERE = {key: _profiles(by_method) for key, by_method in OBSERVED_HERE.i
 # Where a profile differs from the others of its start method:
 OBSERVED_HERE[("08_module_side_effects", "broken")]["linux-3.14"] = ("wrong", RUN_DIRS_PRELOADED)
 OBSERVED_HERE[("12_too_many_open_files", "broken")].update(windows=("ok", None), macos=("ok", None))
+# The Windows profile runs Windows' CPython 3.13 under Wine: 3.13's wording where it differs.
+OBSERVED_HERE[("02_open_file_handle", "broken")]["windows"] = (
+    "crash",
+    r"^TypeError: cannot pickle 'TextIOWrapper' instances$",
+)
+OBSERVED_HERE[("03_lambda_collate", "broken")]["windows"] = (
+    "crash",
+    r"^AttributeError: Can't get local object 'main\.<locals>\.<lambda>'$",
+)
+OBSERVED_HERE[("07_interactive_main_class", "broken")]["windows"] = (
+    "crash",
+    r"^AttributeError: Can't get attribute 'Squares' on "
+    r"<module '__main__' \(<class '_frozen_importlib\.BuiltinImporter'>\)>$",
+)
 
 PARAMS = [
     pytest.param(case, variant, profile, id=f"{case}-{variant}-{profile}")
@@ -121,6 +137,7 @@ PARAMS = [
 @pytest.mark.parametrize(("case", "variant", "profile"), PARAMS)
 def test_outcome_and_signature(matrix_results, case, variant, profile):
     result = matrix_results[(case, variant, profile)]
+    _skip_without_wine(profile, result)
     outcome, signature = OBSERVED_HERE[(case, variant)][profile]
     context = f"{result.outcome}: {result.signature}\n{result.output_tail}"
     assert result.outcome == outcome, context
@@ -130,6 +147,24 @@ def test_outcome_and_signature(matrix_results, case, variant, profile):
         assert re.search(signature, result.signature), context
     assert result.matched is True, f"case.toml disagrees with the observation: {context}"
     assert result.leftovers == [], "a process of the run outlived its main process"
+
+
+def _skip_without_wine(profile: str, result) -> None:
+    """A run under Wine that was skipped for want of Wine or of the Windows environment: skipped
+    here too (failed with DLP_REQUIRE_WINE=1, as in CI)."""
+    if not PROFILES[profile].under_wine or not wine.unavailable():
+        return
+    assert os.environ.get("DLP_REQUIRE_WINE") != "1", f"DLP_REQUIRE_WINE=1 but {wine.unavailable()}"
+    assert result.outcome == "skipped" and result.reason == wine.unavailable(), result.reason
+    pytest.skip(result.reason)
+
+
+def test_a_spawned_child_under_wine_says_what_windows_users_search_for(matrix_results):
+    """The child that Windows' spawn started reads the parent's pickle that never came."""
+    result = matrix_results[("03_lambda_collate", "broken", "windows")]
+    _skip_without_wine("windows", result)
+    assert "EOFError: Ran out of input" in result.output_tail
+    assert "multiprocessing\\spawn.py" in result.output_tail, "the child's own traceback"
 
 
 def test_every_case_is_covered(catalog):
@@ -148,6 +183,10 @@ def test_parent_shows_only_the_consequence_for_the_guard_case(matrix_results):
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
 def test_cuda_case_is_skipped_without_a_gpu_never_ok(matrix_results, variant, profile):
     result = matrix_results[("05_cuda_in_worker", variant, profile)]
+    _skip_without_wine(profile, result)
+    if PROFILES[profile].under_wine:
+        assert result.outcome == "skipped" and result.reason.startswith("no GPU under Wine"), result.reason
+        return
     if not result.reason.startswith("no usable CUDA GPU"):
         pytest.skip("this machine has a GPU: the case really ran")
     assert result.outcome == "skipped"

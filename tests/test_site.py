@@ -339,8 +339,12 @@ def test_chinese_search_finds_chinese_words(browser, served, query, page, among)
     assert page in found[:among], found
 
 
+UNDER_WINE = "Windows binaries under Wine 8.0: CPython 3.13.2 win_amd64, torch 2.13.0+cpu win_amd64"
+
+
 def _results_fixture(folder: Path) -> list:
-    """A Linux results file (linux observed, windows emulated) and a Windows one (windows observed)."""
+    """A Linux results file (linux observed, windows under Wine, windows emulated) and a Windows one
+    (windows observed)."""
     from harness import results
     from harness.results import ResultsFile, RunResult
     from harness.site import results_data
@@ -358,8 +362,9 @@ def _results_fixture(folder: Path) -> list:
     emulated = "spawn on Linux, Python 3.11; torch's file_system sharing strategy in every process"
     linux = [
         run("12_too_many_open_files", "linux", "crash"),
-        run("12_too_many_open_files", "windows", "ok", emulated),
-        run("01_missing_main_guard", "windows", "crash", emulated),
+        run("12_too_many_open_files", "windows", "ok", UNDER_WINE),
+        run("12_too_many_open_files", "windows-emulated", "ok", emulated),
+        run("01_missing_main_guard", "windows-emulated", "crash", emulated),
     ]
     windows = [run("01_missing_main_guard", "windows", "crash")]
     linux_env = {"os": "linux", "python": "3.11.7", "torch": "2.13.0", "recorded_at": "2026-11-30"}
@@ -385,15 +390,18 @@ def test_a_results_file_from_windows_is_a_column_of_its_own(tmp_path):
     table = pages.comparison_table(discover(), reference, columns, confirmed=confirmed).splitlines()
     heads = table[0].split(" | ")
     assert heads[2] == "Linux, Python ≤ 3.13<br><small>observed: Linux · Python 3.11.7 · torch 2.13.0</small>"
-    assert heads[3] == "Windows<br><small>emulated on Linux, Python 3.11.7</small>"
-    assert heads[4].startswith("Windows<br><small>observed: Windows 11 · Python 3.12.7 · torch 2.13.0")
+    assert heads[3] == f"Windows<br><small>{UNDER_WINE}, on Linux</small>"
+    assert heads[4] == "Windows, emulated on Linux<br><small>emulated on Linux, Python 3.11.7</small>"
+    assert heads[5].startswith("Windows<br><small>observed: Windows 11 · Python 3.12.7 · torch 2.13.0")
     rows = {row.split(" | ")[0].split("]")[0].lstrip("| ["): row.split(" | ") for row in table[2::2]}
     guard = rows["01_missing_main_guard"]
-    assert "dlp-crash" in guard[3] and "dlp-crash" in guard[4], "emulated and observed, side by side"
+    assert "dlp-crash" in guard[4] and "dlp-crash" in guard[5], "emulated and observed, side by side"
+    assert "not recorded" in guard[3], "an emulated run is never shown in the Wine column"
     descriptors = rows["12_too_many_open_files"]
     assert "dlp-ok" in descriptors[3] and "not yet observed on Windows" in descriptors[3]
-    assert "not recorded" in descriptors[4], "nothing is merged into a column it was not observed for"
-    assert "not yet observed" not in guard[3], "case 01 has no expectation of its own for windows"
+    assert "dlp-ok" in descriptors[4] and "not yet observed on Windows" in descriptors[4]
+    assert "not recorded" in descriptors[5], "nothing is merged into a column it was not observed for"
+    assert "not yet observed" not in guard[4], "case 01 has no expectation of its own for windows"
 
 
 def test_a_native_run_that_matched_confirms_a_profile_expectation(tmp_path):
@@ -421,6 +429,7 @@ def test_the_site_shows_an_observed_windows_column(tmp_path):
     page = (tmp_path / "site" / "comparison" / "index.html").read_text()
     assert "observed: Windows 11 · Python 3.12.7 · torch 2.13.0" in page
     assert "emulated on Linux, Python 3.11.7" in page
+    assert f"{UNDER_WINE}, on Linux" in page
 
 
 @pytest.mark.slow
@@ -457,3 +466,49 @@ def test_the_overhead_shows_the_passes_behind_its_means():
     assert "The harness's own process used 6.5, 7.0 s of CPU per pass, 1.8% of the CPUs' time." in text
     single = bench_page.overhead({"overhead": {**spent, "harness_passes_s": [1.0], "plain_passes_s": [1.0]}})
     assert "passes each" not in single
+
+
+CHILD_EOF = """\
+Traceback (most recent call last):
+  File "Z:\\\\case\\\\broken.py", line 30, in <module>
+AttributeError: Can't get local object 'main.<locals>.<lambda>'
+Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+  File "Z:\\\\python\\\\Lib\\\\multiprocessing\\\\spawn.py", line 132, in _main
+EOFError: Ran out of input
+Traceback (most recent call last):
+  File "<string>", line 1, in <module>
+EOFError: Ran out of input
+"""
+
+
+def test_a_case_page_says_what_windows_own_binaries_printed_under_wine(tmp_path):
+    from harness import results
+    from harness.results import ResultsFile, RunResult
+    from harness.site import results_data, windows_seen
+
+    case = next(c for c in discover() if c.name == "03_lambda_collate")
+    broken = RunResult(
+        case=case.name,
+        variant="broken",
+        profile="windows",
+        outcome="crash",
+        emulation=UNDER_WINE,
+        output_tail=CHILD_EOF,
+        duration_s=16.5,
+        signature="AttributeError: Can't get local object",
+    )
+    fixed = RunResult(case=case.name, variant="fixed", profile="windows", outcome="ok", emulation=UNDER_WINE)
+    emulated = RunResult(**{**broken.__dict__, "profile": "windows-emulated", "emulation": "spawn on Linux"})
+    env = {"os": "linux", "python": "3.11.7", "recorded_at": "2026-12-02"}
+    results.save(tmp_path / "wine.json", ResultsFile(env, [broken, fixed]))
+    results.save(tmp_path / "emulated.json", ResultsFile(env, [emulated]))
+    with_wine, emulated_only = (results_data.load_all(tmp_path)[i] for i in (1, 0))
+    text = windows_seen.block(case, with_wine)
+    assert UNDER_WINE in text and "`broken.py`: **crash** after 16 s." in text
+    assert "Can't get local object 'main.<locals>.<lambda>'\n    EOFError: Ran out of input\n" in text
+    assert text.count("EOFError") == 1, "each error line once"
+    assert "`fixed.py`: **ok**" in text
+    assert windows_seen.block(case, emulated_only) == "", "an emulated run never speaks for Windows"
+    page = pages.case_page(case)
+    assert page.index("<!-- dlp:on-windows -->") < page.index("## Why") and page.count("dlp:on-windows") == 1

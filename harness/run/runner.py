@@ -281,8 +281,9 @@ def _sampled_enough(progress: probe_records.ProgressWatch, settings: RunSettings
 
 def _idle_for_good(run: _Run, settings: RunSettings, now: float) -> bool:
     """The main process waits for a batch, no process used the CPU for `idle_s`, and a worker is
-    blocked on a lock with no timeout: nothing is left running that could wake it."""
-    if settings.idle_s is None or not run.progress.waiting:
+    blocked on a lock with no timeout: nothing is left running that could wake it. Not under Wine:
+    a Windows process waits through Wine's server, whose waits this reading does not know."""
+    if settings.idle_s is None or run.windows or not run.progress.waiting:
         return False
     run.cpu.poll(run.tree, now)
     if now - max(run.cpu.last_busy, run.progress.last_progress) < settings.idle_s:

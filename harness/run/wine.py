@@ -52,6 +52,10 @@ STACKS_WAIT_S = 5.0
 LEFTOVER_GRACE_S = 15.0  # a Windows process's trigger-watching thread polls every 0.1 s; Wine is slower
 
 
+# How every result of a run under Wine begins its `emulation`: what produced it, for the site.
+DESCRIPTION_START = "Windows binaries under Wine"
+
+
 def root() -> Path:
     return Path(os.environ.get(ENV_VARIABLE) or DEFAULT_ROOT)
 
@@ -79,9 +83,10 @@ def describe(env_root: Path | None = None) -> str:
     try:
         known = json.loads(((env_root or root()) / DESCRIPTION_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return "Windows binaries under Wine (environment not described)"
+        return f"{DESCRIPTION_START} (environment not described)"
+    wine_version = known.get("wine", "Wine").removeprefix("Wine")
     return (
-        f"Windows binaries under {known.get('wine', 'Wine')}: CPython {known.get('python', '?')} win_amd64, "
+        f"{DESCRIPTION_START}{wine_version}: CPython {known.get('python', '?')} win_amd64, "
         f"torch {known.get('torch', '?')} win_amd64"
     )
 

@@ -25,7 +25,7 @@ from mkdocs.plugins import event_priority
 from harness import confirmations
 from harness.cases import CASES_DIR, CaseError, discover
 from harness.results import RESULTS_DIR, ResultsError
-from harness.site import bench_page, navigation, pages, plots, results_data, wording
+from harness.site import bench_page, navigation, pages, plots, results_data, windows_seen, wording
 from harness.site.wording import t
 
 PLACEHOLDER = re.compile(r"<!--\s*dlp:(?P<name>[\w-]+)\s*-->")
@@ -158,6 +158,7 @@ _RENDERERS = {
     "diff": lambda page: pages.diff(_case_of(page)),
     "observed": lambda page: pages.observed(_case_of(page), _state["recorded"], confirmed=_confirmed),
     "predict-answer": lambda page: pages.predict_answer(_case_of(page), _state["reference"]),
+    "on-windows": lambda page: windows_seen.block(_case_of(page), _state["reference"]),
     "learning-path": lambda page: navigation.learning_path(_state["cases"]),
     "comparison-table": lambda page: pages.comparison_table(
         _state["cases"],

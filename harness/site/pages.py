@@ -12,7 +12,7 @@ from harness.outcome_table import SIGNATURE_WIDTH
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, PROFILES, SYSTEM_NAMES
 from harness.results import RunResult
-from harness.site import wording
+from harness.site import windows_seen, wording
 from harness.site.results_data import Recorded
 from harness.site.wording import t
 
@@ -52,7 +52,7 @@ def case_page(case: Case) -> str:
         for variant in VARIANTS
     )
     return (
-        f"{title}\n\n{predict_block(case)}\n{_with_exercise(body.strip(), case)}\n\n"
+        f"{title}\n\n{predict_block(case)}\n{_with_exercise(windows_seen.placed(body.strip()), case)}\n\n"
         f"## {t('code.heading')}\n\n{t('code.intro', folder=folder)}\n\n{code}\n"
         f"## {t('observed.heading')}\n\n<!-- dlp:observed -->\n"
     )
@@ -87,9 +87,10 @@ def predict_block(case: Case) -> str:
 START_METHODS_SHOWN = ("fork", "forkserver", "spawn")
 
 
-def _how(native: bool) -> str:
-    """ "(observed)" for a profile that ran on its own system, "(emulated)" for one imitated here."""
-    return t("observed.native") if native else t("observed.emulated")
+def _how(how_ran: str) -> str:
+    """ "(observed)" for a profile that ran on its own system, "(Windows binaries under Wine)" and
+    "(emulated)" for one imitated here (Recorded.how_ran)."""
+    return t(f"observed.{how_ran}")
 
 
 def predict_answer(case: Case, reference: Recorded | None) -> str:
@@ -99,7 +100,7 @@ def predict_answer(case: Case, reference: Recorded | None) -> str:
         return t("predict.no-results")
     rows = [t("predict.answer-head"), "| --- | --- | --- | --- |"]
     for profile in reference.profiles_run():
-        how = _how(reference.native(profile))
+        how = _how(reference.how_ran(profile))
         cells = [cell(reference.get(case.name, v, profile)) for v in VARIANTS]
         method = PROFILES[profile].start_method
         rows.append(
@@ -185,7 +186,9 @@ def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False)
                 + ("" if native else _unconfirmed(case, v, profile, confirmed))
                 for v in VARIANTS
             ]
-            rows.append(f"| {profile} <small>{_how(native)}</small> | {cells[0]} | {cells[1]} |")
+            rows.append(
+                f"| {profile} <small>{_how(source.how_ran(profile))}</small> | {cells[0]} | {cells[1]} |"
+            )
         blocks.append(t("observed.from", source=source.describe()) + "\n\n" + "\n".join(rows) + "\n")
         blocks.extend(_stacks(source.get(case.name, v, p)) for v in VARIANTS for p in source.profiles_run())
     return "\n".join(block for block in blocks if block)
@@ -223,6 +226,8 @@ def column_head(source: Recorded, profile: str) -> str:
     title = PROFILES[profile].title
     if source.native(profile):
         return f"{title}<br><small>{t('column.observed', label=source.label())}</small>"
+    if source.how_ran(profile) == "wine":
+        return f"{title}<br><small>{t('column.wine', how=source.emulation(profile))}</small>"
     python = source.environment.get("python", "?")
     system = SYSTEM_NAMES.get(source.system, source.system)
     return f"{title}<br><small>{t('column.emulated', system=system, python=python)}</small>"
@@ -231,7 +236,13 @@ def column_head(source: Recorded, profile: str) -> str:
 def _unconfirmed(case: Case, variant: str, profile: str, confirmed) -> str:
     """A note for an emulated cell whose expectation is the profile's own (case.toml overrides its
     start method for it) and no results file from the real platform has confirmed."""
-    if (variant, profile) not in case.expect or confirmed(profile, case.name, variant):
+    own = PROFILES[profile]
+    names = [
+        n for n in own.expectation_names if n != own.start_method
+    ]  # the profile's and whose it stands for
+    if not any((variant, n) in case.expect for n in names) or confirmed(
+        own.stands_for or profile, case.name, variant
+    ):
         return ""
     system = "Python 3.14" if profile == "linux-3.14" else SYSTEM_NAMES[PROFILES[profile].system]
     return f"<br><small><em>{t('cell.unconfirmed', system=system)}</em></small>"

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from harness import profiles, results
 from harness.results import ResultsFile, RunResult
+from harness.run import wine
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,13 @@ class Recorded:
     def native(self, profile: str) -> bool:
         ran = [r for r in self.data.results if r.profile == profile and r.outcome.was_judged]
         return bool(ran) and not any(r.emulation for r in ran)
+
+    def how_ran(self, profile: str) -> str:
+        """ "native" (observed on its own system), "wine" (Windows' own binaries under Wine, here)
+        or "emulated" (imitated by this machine's interpreter)."""
+        if self.native(profile):
+            return "native"
+        return "wine" if self.emulation(profile).startswith(wine.DESCRIPTION_START) else "emulated"
 
     def label(self) -> str:
         """e.g. "Windows 10 · Python 3.12.7 · torch 2.13.0"."""

@@ -197,6 +197,25 @@ TEXT: dict[str, dict[str, str]] = {
     "observed.from": {"en": "From {source}.", "zh": "来自 {source}。"},
     "observed.native": {"en": "(observed)", "zh": "（实测）"},
     "observed.emulated": {"en": "(emulated)", "zh": "（模拟）"},
+    "windows.title": {
+        "en": "On Windows: what Windows' own Python and torch printed ({how}, on Linux)",
+        "zh": "在 Windows 上：Windows 自己的 Python 和 torch 打印了什么（{how}，运行在 Linux 上）",
+    },
+    "windows.intro": {
+        "en": "Run by the harness with the official Windows binaries under Wine, not on Windows; the "
+        "times are Wine's, not Windows'.",
+        "zh": "由 harness 在 Wine 下用 Windows 官方二进制文件运行，不是在 Windows 上；时间是 Wine 的，"
+        "不是 Windows 的。",
+    },
+    "windows.variant": {
+        "en": "`{variant}.py`: **{outcome}** after {seconds} s.",
+        "zh": "`{variant}.py`：**{outcome}**，用时 {seconds} 秒。",
+    },
+    "windows.skipped": {
+        "en": "`{variant}.py`: not run under Wine: {reason}.",
+        "zh": "`{variant}.py`：没有在 Wine 下运行：{reason}。",
+    },
+    "observed.wine": {"en": "(Windows binaries under Wine)", "zh": "（Wine 下的 Windows 二进制文件）"},
     "observed.none": {
         "en": '!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n',
         "zh": '!!! warning "还没有记录结果"\n    请运行 `nox -s reproduce` 和 `nox -s verify`。\n',
@@ -219,6 +238,7 @@ TEXT: dict[str, dict[str, str]] = {
     # The comparison page.
     "comparison.head": {"en": "| case | variant | ", "zh": "| 案例 | 版本 | "},
     "column.observed": {"en": "observed: {label}", "zh": "实测：{label}"},
+    "column.wine": {"en": "{how}, on Linux", "zh": "{how}，运行在 Linux 上"},
     "column.emulated": {
         "en": "emulated on {system}, Python {python}",
         "zh": "在 {system}、Python {python} 上模拟",

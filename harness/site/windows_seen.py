@@ -1,0 +1,64 @@
+"""What Windows users see, on a case page: the errors that Windows' own Python and torch printed
+for both scripts, taken from the reference results file's runs under Wine."""
+
+from __future__ import annotations
+
+from harness.cases import VARIANTS, Case
+from harness.outcomes import Outcome
+from harness.results import RunResult
+from harness.site.results_data import Recorded
+from harness.site.wording import t
+from harness.tracebacks import find_exceptions
+
+PROFILE = "windows"
+MAX_ERRORS = 4  # distinct exception lines shown per script
+
+
+def placed(body: str) -> str:
+    """The case README's body with the block's placeholder after its first section (the Symptom)."""
+    first = body.find("\n## ")
+    second = body.find("\n## ", first + 1) if first >= 0 else -1
+    if second < 0:
+        return body
+    return f"{body[:second]}\n\n<!-- dlp:on-windows -->\n{body[second:]}"
+
+
+def block(case: Case, reference: Recorded | None) -> str:
+    """An admonition with each script's outcome under Wine and its errors as printed; "" where the
+    reference file has no run of the case under Wine."""
+    if reference is None or reference.how_ran(PROFILE) != "wine":
+        return ""
+    parts = [_variant(result) for v in VARIANTS if (result := reference.get(case.name, v, PROFILE))]
+    if not parts:
+        return ""
+    body = "\n\n".join([t("windows.intro"), *parts])
+    title = t("windows.title", how=reference.emulation(PROFILE))
+    return (
+        f'!!! info "{title}"\n\n' + "\n".join(f"    {line}".rstrip() for line in body.splitlines()) + "\n"
+    )
+
+
+def _variant(result: RunResult) -> str:
+    if result.outcome is Outcome.SKIPPED:
+        return t("windows.skipped", variant=result.variant, reason=result.reason)
+    head = t(
+        "windows.variant",
+        variant=result.variant,
+        outcome=result.outcome.value,
+        seconds=f"{result.duration_s:.0f}",
+    )
+    errors = errors_printed(result.output_tail, first=result.signature)
+    if errors:
+        return head + "\n\n```text\n" + "\n".join(errors) + "\n```"
+    return head + (f" {result.signature}" if result.signature else "")
+
+
+def errors_printed(output: str, first: str = "") -> list[str]:
+    """The distinct exception lines of the output, in the order printed (at most MAX_ERRORS), after
+    `first` (the run's signature, its root cause: the output's tail may have lost its traceback)
+    where that is an exception line."""
+    seen: list[str] = [first] if find_exceptions(f"Traceback (most recent call last):\n{first}") else []
+    for exception in find_exceptions(output):
+        if exception.line not in seen:
+            seen.append(exception.line)
+    return seen[:MAX_ERRORS]
