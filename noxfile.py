@@ -35,7 +35,8 @@ def install_project(session: nox.Session, *extras: str) -> None:
 
 @nox.session(reuse_venv=True)
 def reproduce(session: nox.Session) -> None:
-    """Run every broken script under each profile (linux, linux-3.14, windows, macos); fail on a mismatch."""
+    """Run every broken script under each profile (linux, linux-3.14, windows, windows-emulated,
+    macos); fail on a mismatch."""
     install_project(session)
     session.run("python", "-m", "harness", "run", "--variant", "broken", *session.posargs)
 
