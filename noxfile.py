@@ -97,6 +97,14 @@ def windows_env(session: nox.Session) -> None:
     session.run("python", "-m", "harness", "windows-env", *session.posargs)
 
 
+@nox.session(name="observe-chroot", reuse_venv=True, default=False)
+def observe_chroot(session: nox.Session) -> None:
+    """As root on Debian: reproduce and verify natively with Debian sid's Python 3.14 and trixie's
+    3.13, each in a chroot under .nox/; their results files come back to results/ (about 15 min)."""
+    session.install("-e", ".")
+    session.run("python", "-m", "harness", "observe-chroot", *session.posargs)
+
+
 @nox.session(reuse_venv=True, default=False)
 def check(session: nox.Session) -> None:
     """Diagnose your script: run it under each start method, lint it (nox -s check -- train.py)."""

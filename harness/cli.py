@@ -12,11 +12,20 @@ from pathlib import Path
 from rich.console import Console
 
 from harness.cases import CASES_DIR, CaseError
-from harness.commands import bench, check_script, lint_files, list_cases, run_cases, run_script, windows_env
+from harness.commands import (
+    bench,
+    check_script,
+    lint_files,
+    list_cases,
+    observe_chroot,
+    run_cases,
+    run_script,
+    windows_env,
+)
 from harness.commands.arguments import EXIT_USAGE, Parser, UsageError
 from harness.results import ResultsError
 
-COMMANDS = (list_cases, run_cases, run_script, check_script, lint_files, bench, windows_env)
+COMMANDS = (list_cases, run_cases, run_script, check_script, lint_files, bench, windows_env, observe_chroot)
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 # Ended as Ctrl-C ends it: every run stopped, no results recorded. SIGKILL is for the watchdog.
 STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))

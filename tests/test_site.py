@@ -512,3 +512,44 @@ def test_a_case_page_says_what_windows_own_binaries_printed_under_wine(tmp_path)
     assert windows_seen.block(case, emulated_only) == "", "an emulated run never speaks for Windows"
     page = pages.case_page(case)
     assert page.index("<!-- dlp:on-windows -->") < page.index("## Why") and page.count("dlp:on-windows") == 1
+
+
+def test_every_cell_where_a_real_interpreter_corrected_the_emulation_is_listed(tmp_path):
+    from harness import results
+    from harness.results import ResultsFile, RunResult
+    from harness.site import differences, results_data
+
+    def run(case, profile, outcome, signature="", emulation=""):
+        return RunResult(case=case, variant="broken", profile=profile, outcome=outcome, signature=signature,
+                         emulation=emulation)  # fmt: skip
+
+    emulated = "forkserver on Linux, Python 3.11"
+    here = [
+        run("03_lambda_collate", "linux", "ok"),
+        run(
+            "03_lambda_collate", "linux-3.14", "crash", "AttributeError: Can't pickle local object", emulated
+        ),
+        run("12_too_many_open_files", "linux-3.14", "crash", "RuntimeError: Too many open files", emulated),
+    ]
+    real = [
+        run(
+            "03_lambda_collate",
+            "linux-3.14",
+            "crash",
+            "_pickle.PicklingError: Can't pickle local object <function",
+        ),
+        run("12_too_many_open_files", "linux-3.14", "crash", "RuntimeError: Too many open files"),
+    ]
+    results.save(tmp_path / "linux-py3.11.json", ResultsFile({"os": "linux", "python": "3.11.7"}, here))
+    results.save(tmp_path / "linux-py3.14.json", ResultsFile({"os": "linux", "python": "3.14.10"}, real))
+    recorded = results_data.load_all(tmp_path)
+    reference = results_data.reference(recorded)
+    assert reference.environment["python"] == "3.11.7", "the file with the most profiles, not the latest"
+    compared = differences.pairs(reference, results_data.observed_columns(recorded, reference))
+    text = differences.listed(discover(), compared)
+    assert (
+        "`linux-3.14` observed (Linux · Python 3.14.10 · torch None) against `linux-3.14` emulated here"
+        in text
+    )
+    assert "cells that differ, 1." in text and text.count("| [") == 1, text
+    assert "&#95;pickle.PicklingError" in text and "AttributeError: Can&#x27;t pickle local object" in text

@@ -25,7 +25,16 @@ from mkdocs.plugins import event_priority
 from harness import confirmations
 from harness.cases import CASES_DIR, CaseError, discover
 from harness.results import RESULTS_DIR, ResultsError
-from harness.site import bench_page, navigation, pages, plots, results_data, windows_seen, wording
+from harness.site import (
+    bench_page,
+    differences,
+    navigation,
+    pages,
+    plots,
+    results_data,
+    windows_seen,
+    wording,
+)
 from harness.site.wording import t
 
 PLACEHOLDER = re.compile(r"<!--\s*dlp:(?P<name>[\w-]+)\s*-->")
@@ -159,6 +168,12 @@ _RENDERERS = {
     "observed": lambda page: pages.observed(_case_of(page), _state["recorded"], confirmed=_confirmed),
     "predict-answer": lambda page: pages.predict_answer(_case_of(page), _state["reference"]),
     "on-windows": lambda page: windows_seen.block(_case_of(page), _state["reference"]),
+    "emulation-differences": lambda page: differences.listed(
+        _state["cases"],
+        differences.pairs(
+            _state["reference"], results_data.observed_columns(_state["recorded"], _state["reference"])
+        ),
+    ),
     "learning-path": lambda page: navigation.learning_path(_state["cases"]),
     "comparison-table": lambda page: pages.comparison_table(
         _state["cases"],

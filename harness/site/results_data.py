@@ -74,9 +74,12 @@ def load_all(results_dir: Path) -> list[Recorded]:
 
 
 def reference(recorded: list[Recorded]) -> Recorded | None:
-    """The Linux results file the emulated columns come from: the most recently recorded one."""
+    """The Linux results file the emulated columns come from: the one that ran the most profiles
+    (a file from another interpreter in a chroot ran one), the most recently recorded of those."""
     linux = [r for r in recorded if r.system == "linux"]
-    return max(linux, key=lambda r: r.environment.get("recorded_at", ""), default=None)
+    return max(
+        linux, key=lambda r: (len(r.profiles_run()), r.environment.get("recorded_at", "")), default=None
+    )
 
 
 def observed_columns(recorded: list[Recorded], ref: Recorded | None) -> list[tuple[Recorded, str]]:

@@ -33,9 +33,7 @@ def block(case: Case, reference: Recorded | None) -> str:
         return ""
     body = "\n\n".join([t("windows.intro"), *parts])
     title = t("windows.title", how=reference.emulation(PROFILE))
-    return (
-        f'!!! info "{title}"\n\n' + "\n".join(f"    {line}".rstrip() for line in body.splitlines()) + "\n"
-    )
+    return f'!!! info "{title}"\n\n' + "\n".join(f"    {line}".rstrip() for line in body.splitlines()) + "\n"
 
 
 def _variant(result: RunResult) -> str:

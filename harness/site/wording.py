@@ -197,6 +197,24 @@ TEXT: dict[str, dict[str, str]] = {
     "observed.from": {"en": "From {source}.", "zh": "来自 {source}。"},
     "observed.native": {"en": "(observed)", "zh": "（实测）"},
     "observed.emulated": {"en": "(emulated)", "zh": "（模拟）"},
+    "differences.observed": {"en": "`{profile}` observed ({label})", "zh": "`{profile}` 实测（{label}）"},
+    "differences.emulated": {"en": "`{profile}` emulated here", "zh": "`{profile}` 在这里的模拟"},
+    "differences.wine": {
+        "en": "`windows` (Windows binaries under Wine)",
+        "zh": "`windows`（Wine 下的 Windows 二进制文件）",
+    },
+    "differences.intro": {
+        "en": "{real} against {emulated}: cells that differ, {count}.",
+        "zh": "{real} 对比 {emulated}：{count} 个单元格不同。",
+    },
+    "differences.head": {
+        "en": "| case | variant | {real} | {emulated} |",
+        "zh": "| 案例 | 版本 | {real} | {emulated} |",
+    },
+    "differences.none": {
+        "en": "No results file holds a column observed on its own system beside an emulated one yet.\n",
+        "zh": "还没有哪个结果文件在模拟的列旁边提供在真实系统上实测的列。\n",
+    },
     "windows.title": {
         "en": "On Windows: what Windows' own Python and torch printed ({how}, on Linux)",
         "zh": "在 Windows 上：Windows 自己的 Python 和 torch 打印了什么（{how}，运行在 Linux 上）",

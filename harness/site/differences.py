@@ -1,0 +1,76 @@
+"""Where two columns of one profile disagree, cell by cell: a run on the real system (or interpreter,
+or under Wine) against the emulation of it, signature against signature."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from harness.cases import VARIANTS, Case
+from harness.results import RunResult
+from harness.site.pages import case_page_path, literal, short
+from harness.site.results_data import Recorded
+from harness.site.wording import t
+
+WIDTH = 160  # characters of a signature shown
+
+
+@dataclass(frozen=True)
+class Column:
+    source: Recorded
+    profile: str
+    label: str  # how the page names it
+
+
+def pairs(reference: Recorded | None, observed: list[tuple[Recorded, str]]) -> list[tuple[Column, Column]]:
+    """(real, emulated): each observed column whose profile the reference file emulated (or ran
+    under Wine), and the reference's Wine column against its emulation of Windows."""
+    if reference is None:
+        return []
+    found = [
+        (Column(source, profile, t("differences.observed", profile=profile, label=source.label())),
+         Column(reference, profile, _here(reference, profile)))
+        for source, profile in observed
+        if reference.how_ran(profile) != "native"
+    ]  # fmt: skip
+    if reference.how_ran("windows") == "wine":
+        wine = Column(reference, "windows", t("differences.wine"))
+        found.append(
+            (
+                wine,
+                Column(reference, "windows-emulated", t("differences.emulated", profile="windows-emulated")),
+            )
+        )
+    return found
+
+
+def _here(reference: Recorded, profile: str) -> str:
+    if reference.how_ran(profile) == "wine":
+        return t("differences.wine")
+    return t("differences.emulated", profile=profile)
+
+
+def listed(cases: list[Case], compared: list[tuple[Column, Column]]) -> str:
+    """A table per pair with every cell that differs (or a line saying that none does)."""
+    blocks = []
+    for real, emulated in compared:
+        rows = [
+            _row(case, variant, mine, theirs)
+            for case in cases
+            for variant in VARIANTS
+            if (mine := real.source.get(case.name, variant, real.profile))
+            and (theirs := emulated.source.get(case.name, variant, emulated.profile))
+            and (mine.outcome, mine.signature) != (theirs.outcome, theirs.signature)
+        ]
+        intro = t("differences.intro", real=real.label, emulated=emulated.label, count=len(rows))
+        head = t("differences.head", real=real.label, emulated=emulated.label)
+        blocks.append("\n".join([intro, "", head, "| --- | --- | --- | --- |", *rows] if rows else [intro]))
+    return "\n\n".join(blocks) + "\n" if blocks else t("differences.none")
+
+
+def _row(case: Case, variant: str, mine: RunResult, theirs: RunResult) -> str:
+    return f"| [{case.name}]({case_page_path(case)}) | {variant} | {_cell(mine)} | {_cell(theirs)} |"
+
+
+def _cell(result: RunResult) -> str:
+    detail = result.signature or (result.reason if result.outcome.value == "skipped" else "")
+    return f"**{result.outcome.value}**" + (f": {literal(short(detail, WIDTH))}" if detail else "")
