@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,6 +52,14 @@ def _for_profile(profile: Profile, case: Case, overrides: dict) -> dict:
     if profile.under_wine and "timeout_s" not in overrides:
         return {**overrides, "timeout_s": case.timeout * wine.TIMEOUT_FACTOR}
     return overrides
+
+
+def settings_for(profile: Profile, settings: RunSettings) -> RunSettings:
+    """`check`'s settings for one profile: under Wine a worker takes seconds to start, so the stall
+    limit (no batch for so long) is wine.TIMEOUT_FACTOR times longer there."""
+    if profile.under_wine and settings.stall_s is not None:
+        return dataclasses.replace(settings, stall_s=settings.stall_s * wine.TIMEOUT_FACTOR)
+    return settings
 
 
 def observe(

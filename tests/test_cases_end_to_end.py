@@ -111,7 +111,9 @@ for case, variant in list(OBSERVED_HERE):
 OBSERVED_HERE = {key: _profiles(by_method) for key, by_method in OBSERVED_HERE.items()}
 # Where a profile differs from the others of its start method:
 OBSERVED_HERE[("08_module_side_effects", "broken")]["linux-3.14"] = ("wrong", RUN_DIRS_PRELOADED)
-OBSERVED_HERE[("12_too_many_open_files", "broken")].update(windows=("ok", None), macos=("ok", None))
+OBSERVED_HERE[("12_too_many_open_files", "broken")].update(
+    {"windows": ("ok", None), "windows-emulated": ("ok", None), "macos": ("ok", None)}
+)
 # The Windows profile runs Windows' CPython 3.13 under Wine: 3.13's wording where it differs.
 OBSERVED_HERE[("02_open_file_handle", "broken")]["windows"] = (
     "crash",
@@ -160,11 +162,13 @@ def _skip_without_wine(profile: str, result) -> None:
 
 
 def test_a_spawned_child_under_wine_says_what_windows_users_search_for(matrix_results):
-    """The child that Windows' spawn started reads the parent's pickle that never came."""
+    """The child that Windows' spawn started finds no parent's pickle: it reads an empty pipe
+    (`EOFError: Ran out of input`) or, where the parent already exited, cannot open the parent
+    process (`OSError: [WinError 87]`); both seen here, by timing."""
     result = matrix_results[("03_lambda_collate", "broken", "windows")]
     _skip_without_wine("windows", result)
-    assert "EOFError: Ran out of input" in result.output_tail
     assert "multiprocessing\\spawn.py" in result.output_tail, "the child's own traceback"
+    assert re.search(r"^(EOFError: Ran out of input|OSError: \[WinError 87\])", result.output_tail, re.M)
 
 
 def test_every_case_is_covered(catalog):

@@ -98,7 +98,14 @@ def test_check_cli_finds_a_fork_only_hang_by_idleness_before_the_stall():
 def test_check_ends_a_long_training_script_by_batches_not_by_timeout():
     started = time.monotonic()
     completed = harness(
-        "check", str(SCRIPTS_DIR / "realistic_train.py"), "--timeout", "600", "--", "--epochs", "500"
+        "check",
+        str(SCRIPTS_DIR / "realistic_train.py"),
+        *EMULATED,
+        "--timeout",
+        "600",
+        "--",
+        "--epochs",
+        "500",
     )
     elapsed = time.monotonic() - started
     assert completed.returncode == 0, completed.stdout

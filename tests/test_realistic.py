@@ -44,7 +44,7 @@ def _check(script):
         "check",
         str(script),
         "--profile",
-        "linux,windows",
+        "linux,windows-emulated",
         "--jobs",
         "2",
         "--sample",

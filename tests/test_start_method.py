@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from harness import scheduler
+from harness import profiles, scheduler
 from harness.profiles import PROFILES
 from harness.run.runner import run_script
 from harness.run.settings import RunSettings
@@ -53,9 +53,10 @@ def test_parallel_runs_of_one_script_never_meet_in_the_temporary_directory(tmp_p
         "time.sleep(2)\n"
         "os.close(fd)\n"
     )
+    runnable = [name for name, profile in PROFILES.items() if not profiles.unavailable(profile)]
     results = scheduler.run_all(
-        list(PROFILES),
+        runnable,
         4,
-        run=lambda p: scheduler.observe(script, p, RunSettings(timeout_s=60), case="c", variant="v"),
+        run=lambda p: scheduler.observe(script, p, RunSettings(timeout_s=180), case="c", variant="v"),
     )
-    assert [r.outcome for r in results] == ["ok"] * 4, [r.signature for r in results]
+    assert [r.outcome for r in results] == ["ok"] * len(runnable), [r.signature for r in results]

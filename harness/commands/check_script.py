@@ -102,7 +102,8 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         outcome_table.print_platform_notes(console, list(args.profiles))
 
     def run(profile):
-        observed = scheduler.observe(args.path, profile, settings, case=args.path.name, variant="check")
+        chosen = scheduler.settings_for(profile, settings)
+        observed = scheduler.observe(args.path, profile, chosen, case=args.path.name, variant="check")
         return judge.unless_no_gpu(observed)
 
     results = scheduler.run_all(list(args.profiles), args.jobs, run=run)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.cases import VARIANTS, Case
+from harness.outcomes import Outcome
 from harness.results import RunResult
 from harness.site.pages import case_page_path, literal, short
 from harness.site.results_data import Recorded
@@ -72,5 +73,5 @@ def _row(case: Case, variant: str, mine: RunResult, theirs: RunResult) -> str:
 
 
 def _cell(result: RunResult) -> str:
-    detail = result.signature or (result.reason if result.outcome.value == "skipped" else "")
+    detail = result.signature or (result.reason if result.outcome is Outcome.SKIPPED else "")
     return f"**{result.outcome.value}**" + (f": {literal(short(detail, WIDTH))}" if detail else "")

@@ -3,10 +3,12 @@
 
 Hidden from the harness process: the fcntl and resource modules, os.fork, os.forkpty, os.getsid,
 os.killpg and os.setsid, signal.SIGUSR1 and signal.SIGKILL, and the fork and forkserver start
-methods. What this cannot imitate: sys.platform, paths and the Windows process model (no Job
+methods; platform.system() says "Windows". What this cannot imitate: sys.platform, paths and the
+Windows process model (no Job
 Objects, no CREATE_NEW_PROCESS_GROUP, no venv launcher): those wait for a real Windows run.
 """
 
+import platform
 import signal
 import sys
 import types
@@ -29,6 +31,8 @@ dlp_windows.hide(
     os_names=("fork", "forkpty", "getsid", "killpg", "setsid"),
     signal_names=("SIGUSR1", "SIGKILL"),
 )
+
+platform.system = lambda: "Windows"  # the profiles run natively here: the windows one, not under Wine
 
 from harness.cli import main  # noqa: E402
 
