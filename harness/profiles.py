@@ -221,6 +221,8 @@ def unavailable(profile: Profile) -> str:
         from harness.run import wine
 
         return wine.unavailable()
+    if profile.start_method not in multiprocessing.get_all_start_methods():
+        return f"the {profile.start_method} start method is not available here (the {profile.name} profile)"
     here = SYSTEM_NAMES.get(system, system)
     if profile.stands_for and system != "linux":  # on the system it emulates, it would repeat that one
         return (
@@ -229,8 +231,6 @@ def unavailable(profile: Profile) -> str:
         )
     if not profile.runs_natively(system, sys.version_info[:3]) and system != "linux":
         return f"the {profile.name} profile is emulated on Linux only; this is {here}"
-    if profile.start_method not in multiprocessing.get_all_start_methods():
-        return f"the {profile.start_method} start method is not available here (the {profile.name} profile)"
     return ""
 
 
