@@ -7,6 +7,7 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from harness import INSTALLED
 from harness.measurements import MEASURES
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, START_METHODS, Profile
@@ -21,7 +22,7 @@ VARIANTS = ("broken", "fixed")
 KNOWN_NEEDS = ("cuda", "opencv", "distributed")
 # In a clone, the cases/ folder beside harness/; installed from a wheel, the copy it carries.
 _PACKAGED_CASES = Path(__file__).resolve().parent / "catalog"
-CASES_DIR = _PACKAGED_CASES if _PACKAGED_CASES.is_dir() else Path(__file__).resolve().parent.parent / "cases"
+CASES_DIR = _PACKAGED_CASES if INSTALLED else Path(__file__).resolve().parent.parent / "cases"
 TOP_LEVEL_KEYS = (
     "title",
     "summary",

@@ -81,6 +81,18 @@ def matrix_results(catalog):
     return {result.key: result for result in results}
 
 
+def needs_wine() -> None:
+    """Skips the test where Wine or the Windows environment is missing; fails instead with
+    DLP_REQUIRE_WINE=1 (CI), where their absence is a defect of the setup."""
+    from harness.run import wine
+
+    missing = wine.unavailable()
+    if missing and os.environ.get("DLP_REQUIRE_WINE") == "1":
+        pytest.fail(f"DLP_REQUIRE_WINE=1 but {missing}")
+    if missing:
+        pytest.skip(missing)
+
+
 def harness(*args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
     """`python -m harness ARGS` from the repository root (or `cwd`), its output captured as text."""
     options.setdefault("cwd", ROOT)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from harness.run import wine
+from tests.conftest import ROOT, needs_wine
 
 pytestmark = [pytest.mark.slow, pytest.mark.linux]
 BROKEN = ROOT / "cases" / "03_lambda_collate" / "broken.py"
@@ -60,8 +61,11 @@ def installed(tmp_path_factory) -> dict:
     return installed
 
 
-def tool(installed, *args, command="dataloader-pitfalls") -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+def tool(installed, *args, command="dataloader-pitfalls", **variables: str) -> subprocess.CompletedProcess:
+    """The installed command, run in the user's project with this environment (less the test
+    environment's own paths and this checkout's Windows environment) and `variables`."""
+    dropped = ("PYTHONPATH", "VIRTUAL_ENV", wine.ENV_VARIABLE)
+    env = {k: v for k, v in os.environ.items() if k not in dropped} | variables
     return run(str(installed["bin"] / command), *args, cwd=installed["project"], env=env)
 
 
@@ -85,12 +89,38 @@ def test_check_without_torch_in_its_environment_says_so(installed):
 
 
 def test_check_runs_the_script_and_names_the_case(installed):
-    completed = tool(installed, "check", "train.py", "--profile", "linux,windows", "--json")
+    completed = tool(installed, "check", "train.py", "--profile", "linux,windows-emulated", "--json")
     assert completed.returncode == 1, completed.stderr[-2000:]
     report = json.loads(completed.stdout)
     assert report["schema"] == 2
     assert [r["outcome"] for r in report["runs"]] == ["ok", "crash"]
     assert report["pitfalls"][0]["case"] == "03_lambda_collate"
+
+
+def test_installed_check_runs_windows_binaries_from_the_environment_it_is_given(installed):
+    needs_wine()
+    given = {wine.ENV_VARIABLE: str(wine.root())}
+    completed = tool(installed, "check", "train.py", "--profile", "windows", "--json", **given)
+    report = json.loads(completed.stdout)
+    assert [r["outcome"] for r in report["runs"]] == ["crash"], completed.stderr[-2000:]
+    assert report["runs"][0]["emulation"].startswith(wine.DESCRIPTION_START)
+
+
+def test_installed_the_windows_environment_belongs_in_the_users_cache(installed, tmp_path):
+    """From a wheel there is no checkout to hold .nox/windows-binaries: the environment goes to
+    the user's cache folder, and the skip reason names the installed command that prepares it."""
+    completed = tool(
+        installed, "check", "train.py", "--profile", "windows", "--json", XDG_CACHE_HOME=str(tmp_path)
+    )
+    (run_report,) = json.loads(completed.stdout)["runs"]
+    assert run_report["outcome"] == "skipped"
+    if shutil.which("wine") or shutil.which("wine64"):
+        where = tmp_path / "dataloader-pitfalls" / "windows-binaries"
+        assert f"no Windows environment in {where}" in run_report["reason"], run_report["reason"]
+        assert "dataloader-pitfalls windows-env" in run_report["reason"]
+    else:
+        assert "Wine is not installed" in run_report["reason"]
+    assert not (tmp_path / "dataloader-pitfalls").exists()
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="pre-commit needs git")

@@ -19,17 +19,10 @@ from harness.outcomes import Outcome
 from harness.run import wine
 from harness.run.runner import run_script
 from harness.run.settings import RunSettings
+from tests.conftest import needs_wine
 
 pytestmark = pytest.mark.linux
 WINE = profiles.PROFILES["windows"]
-
-
-def _needs_wine():
-    missing = wine.unavailable()
-    if missing and os.environ.get("DLP_REQUIRE_WINE") == "1":
-        pytest.fail(f"DLP_REQUIRE_WINE=1 but {missing}")
-    if missing:
-        pytest.skip(missing)
 
 
 def test_without_wine_a_run_is_skipped_and_says_how_to_install_it(monkeypatch, tmp_path):
@@ -95,7 +88,7 @@ def _left_by_runs(script_name: str) -> set[int]:
 
 
 def _run_under_wine(folder, name: str, source: str, timeout_s: float):
-    _needs_wine()
+    needs_wine()
     script = folder / name
     script.write_text(source)
     return run_script(script, WINE, RunSettings(timeout_s=timeout_s, idle_s=None))
@@ -170,7 +163,7 @@ if __name__ == "__main__":
 
 @pytest.mark.slow
 def test_each_worker_memory_is_sampled_under_wine_from_its_start_of_service(tmp_path):
-    _needs_wine()
+    needs_wine()
     script = tmp_path / "two_workers.py"
     script.write_text(TWO_WORKERS)
     observed = run_script(script, WINE, RunSettings(timeout_s=120, idle_s=None, memory_interval_s=0.2))

