@@ -107,6 +107,16 @@ def is_cleanup_helper(process: psutil.Process) -> bool:
     return _runs_one_of(process, CLEANUP_HELPERS)
 
 
+# The forkserver (and what it forked) ends by itself once its main process's pipe has closed; with
+# __main__ preloaded it first tears down what the script imported (torch: seconds on a busy machine).
+FORKSERVER = "from multiprocessing.forkserver import main"
+
+
+def ends_by_itself(process: psutil.Process) -> bool:
+    """A helper that goes once its clients have: a cleanup helper or the forkserver."""
+    return _runs_one_of(process, (*CLEANUP_HELPERS, FORKSERVER))
+
+
 def session_members(session_id: int) -> list[psutil.Process]:
     """The processes of session `session_id` now (POSIX; none elsewhere)."""
     if not hasattr(os, "getsid"):

@@ -36,7 +36,8 @@ POLL_INTERVAL_S = 0.1  # how soon the script's exit is noticed
 CHECK_INTERVAL_S = 0.25  # how often its processes, memory, output and shared memory are looked at
 LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
 # torch_shm_manager (the file_system sharing strategy's) polls for its clients: it goes about 2.1 s
-# after the last one. Cleanup helpers alone are given this long.
+# after the last one. Helpers that end by themselves (and the forkserver: 2 s let case 06's, which
+# preloads torch, outlive its script under a loaded test matrix) alone are given this long.
 CLEANUP_GRACE_S = 5.0
 
 
@@ -360,7 +361,7 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
 
 
 def _grace_s(left: list, under_wine: bool = False) -> float:
-    finishing = all(processes.is_cleanup_helper(p) or processes.is_exiting(p) for p in left)
+    finishing = all(processes.ends_by_itself(p) or processes.is_exiting(p) for p in left)
     if under_wine:  # a spawned child still starting (seconds under Wine) ends by itself, with its error
         return wine.LEFTOVER_GRACE_S
     return CLEANUP_GRACE_S if finishing else LEFTOVER_GRACE_S
