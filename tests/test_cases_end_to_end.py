@@ -49,7 +49,7 @@ OBSERVED_HERE = {
     },
 }
 OPENCV_HANG = r"^hang: 2 process\(es\) in limit_opencv_threads \(broken\.py:\d+\)"
-GREW = r"^worker grew \d+ MB over its \d+ MB baseline \(threshold 40 MB\)$"
+GREW = r"^worker grew \d+ MB over its \d+ MB baseline \(threshold 30 MB\)$"
 OBSERVED_HERE.update(
     {
         ("04_opencv_thread_deadlock", "broken"): {

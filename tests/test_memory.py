@@ -106,8 +106,10 @@ def test_the_monitor_measures_the_snapshot_it_is_handed_and_looks_up_nothing():
     from harness.run import processes
     from harness.run.memory import MemoryMonitor
 
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    ready = "import time; print('ready', flush=True); time.sleep(30)"
+    child = subprocess.Popen([sys.executable, "-c", ready], stdout=subprocess.PIPE, text=True)
     try:
+        assert child.stdout.readline() == "ready\n", "the child runs: its memory is its own, not exec's"
         tree = processes.snapshot(os.getpid())
         assert child.pid in [p.pid for p in tree]
         monitor = MemoryMonitor(root_pid=os.getpid(), started=0.0, interval_s=0.1)

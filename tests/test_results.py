@@ -154,3 +154,26 @@ def test_an_unknown_outcome_in_a_file_is_refused_by_name(tmp_path):
     path.write_text(json.dumps(data))
     with pytest.raises(ResultsError, match="unknown outcome 'boom'"):
         results.load(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "python", "profile"),
+    [("linux-py3.14", "3.14.", "linux-3.14"), ("linux-py3.13", "3.13.", "linux")],
+)
+def test_the_committed_chroot_results_are_native_runs_of_every_case(name, python, profile):
+    """`observe-chroot`'s files (issue 29): that suite's own Python ran every case, both variants,
+    under the one profile it runs natively, with nothing emulated."""
+    from harness import cases, profiles
+    from harness.results import RESULTS_DIR
+
+    (path,) = RESULTS_DIR.glob(f"{name}-torch*.json")
+    recorded = results.load(path)
+    assert recorded.environment["python"].startswith(python)
+    assert profiles.native_profiles(recorded.environment) >= {profile}
+    names = {c.name for c in cases.discover()}
+    assert {(r.case, r.variant) for r in recorded.results} == {
+        (n, v) for n in names for v in ("broken", "fixed")
+    }
+    assert {r.profile for r in recorded.results} == {profile}
+    assert all(not r.emulation for r in recorded.results)
+    assert all(r.matched for r in recorded.results if r.outcome != "skipped")

@@ -217,6 +217,7 @@ def _inside(root: Path, command: list[str], capture: bool = True, accept=(0,)) -
     /dev/shm, for multiprocessing) mounted, the network's name servers and this machine's trust
     store given, a clean environment."""
     mounts = [
+        f"mount --bind {root} {root}",  # the chroot's / a mount point: case 16's unshare inside needs one
         f"mount -t proc proc {root}/proc",
         f"mount --rbind /sys {root}/sys",
         f"mount --rbind /dev {root}/dev",
