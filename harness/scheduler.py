@@ -93,7 +93,7 @@ def execute(job: Job) -> RunResult:
 
     An expectation is unverified where case.toml says so, and where this run is the profile's real
     platform (Windows, macOS, Python 3.14) and no results file from there has confirmed it yet: a
-    mismatch is then reported, not fatal.
+    mismatch is then reported, not fatal. A native run that matches confirms it.
     """
     profile = job.profile
     reason = needs.missing(job.case.needs, profile.under_wine)
@@ -119,13 +119,16 @@ def execute(job: Job) -> RunResult:
     expectation = job.case.expectation(job.variant, profile)
     result.expected = expectation.outcome
     result.expected_signature = expectation.signature
+    native = not result.emulation
     result.expected_unverified = expectation.unverified or (
-        not result.emulation
+        native
         and profile.name != "linux"
         and not confirmations.confirmed(profile.name, job.case.name, job.variant)
     )
     if result.outcome is not Outcome.SKIPPED:
         result.matched = expectation.matches(result.outcome, result.signature)
+        # A native run that matched is the confirmation itself (its results file confirms it).
+        result.expected_unverified = result.expected_unverified and not (native and result.matched)
     return result
 
 
