@@ -252,9 +252,12 @@ def comparison_table(
     cases: list[Case], reference: Recorded | None, observed_columns: list, confirmed=lambda *key: False
 ) -> str:
     """Rows: cases × variants. Columns: each profile from the reference results file (observed or
-    emulated, as its heading says), then each profile that another results file ran natively."""
-    columns = [(reference, p) for p in (reference.profiles_run() if reference else PROFILE_NAMES)]
-    columns += list(observed_columns)
+    emulated, as its heading says), each followed by the columns of that profile that other results
+    files ran natively (the real Python 3.14 beside its emulation)."""
+    columns = []
+    for profile in reference.profiles_run() if reference else PROFILE_NAMES:
+        columns += [(reference, profile), *(c for c in observed_columns if c[1] == profile)]
+    columns += [c for c in observed_columns if c not in columns]
     heads = [column_head(r, p) if r else PROFILES[p].title for r, p in columns]
     rows = [t("comparison.head") + " | ".join(heads) + " |", "|---" * (2 + len(heads)) + "|"]
     for case in cases:
