@@ -446,6 +446,20 @@ def test_the_site_shows_an_observed_windows_column(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_real_python_columns_stand_beside_their_emulations(site, lang):
+    """The committed chroot results (issue 29): Debian's 3.13.5 beside the `linux` column, its
+    3.14.10 right after the emulated `linux-3.14`, and the corrected cells listed."""
+    page = (site / LANGUAGES[lang][0] / "comparison" / "index.html").read_text()
+    table = page[page.index("<table>") : page.index("</table>")]
+    heads = re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)
+    at = [i for i, head in enumerate(heads) if "Python 3.13.5" in head or "Python 3.14.10" in head]
+    assert len(at) == 2 and "3.11.7" in heads[at[0] - 1] and "3.11.7" in heads[at[1] - 1], heads
+    assert "≥ 3.14" in heads[at[1]] and "≥ 3.14" in heads[at[1] - 1], "the real 3.14 beside its emulation"
+    assert "module &#x27;&#95;&#95;main&#95;&#95;&#x27; has no attribute" in page, "3.14's wording of 07"
+
+
+@pytest.mark.slow
 def test_signatures_keep_their_underscores(site):
     page = (site / "comparison" / "index.html").read_text()
     assert "on &lt;module &#39;__main__&#39; (built-in)&gt;" in page or "&#95;&#95;main&#95;&#95;" in page
