@@ -183,3 +183,17 @@ def test_under_wine_a_need_is_the_windows_environments_and_wines_gaps_are_named(
     assert "Windows environment has no OpenCV" in needs.missing(("opencv",), under_wine=True)
     (tmp_path / "site" / "cv2").mkdir(parents=True)
     assert needs.missing(("opencv",), under_wine=True) == ""
+
+
+def test_without_wine_the_header_says_the_column_is_not_run_and_why(monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from harness import outcome_table
+
+    monkeypatch.setattr(wine, "wine_binary", lambda: None)
+    out = io.StringIO()
+    outcome_table.print_platform_notes(Console(file=out, width=300), [WINE])
+    assert "windows: not run here: Wine is not installed" in out.getvalue()
+    assert "environment not described" not in out.getvalue()
