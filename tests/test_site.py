@@ -303,8 +303,12 @@ def test_the_language_switch_goes_to_the_same_page_in_the_other_language(browser
     tabs = article.find_elements("css selector", ".tabbed-set")[-1]
     assert "collate_fn=lambda batch" in tabs.get_attribute("textContent")
     assert "--- broken.py" in article.get_attribute("textContent")
-    observed = article.find_elements("css selector", "table")[-1]
-    assert len(observed.find_elements("css selector", ".dlp-outcome")) == 2 * _profiles_recorded()
+    # a table of observed outcomes per results file: the reference's has every profile it ran
+    counts = [
+        len(table.find_elements("css selector", ".dlp-outcome"))
+        for table in article.find_elements("css selector", "table")
+    ]
+    assert max(counts) == 2 * _profiles_recorded(), counts
     # the predict block opens on a click and shows what was observed
     answer = article.find_element("css selector", "details.question")
     assert answer.get_attribute("open") is None
