@@ -108,14 +108,11 @@ def execute(job: Job) -> RunResult:
             reason=reason,
         )
     else:
-        result = observe(
-            job.case.script(job.variant),
-            profile,
-            job.settings,
-            judging=job.case,
-            case=job.case.name,
-            variant=job.variant,
-        )
+        run = [job.case.script(job.variant), profile, job.settings]
+        labels = {"judging": job.case, "case": job.case.name, "variant": job.variant}
+        result = observe(*run, **labels)
+        if profile.under_wine and wine.failed_itself(result.signature):  # Wine's failure, not the script's
+            result = observe(*run, **labels)
     expectation = job.case.expectation(job.variant, profile)
     result.expected = expectation.outcome
     result.expected_signature = expectation.signature

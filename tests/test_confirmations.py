@@ -38,3 +38,20 @@ def test_a_native_run_that_matches_is_its_own_confirmation(
 ):
     result = _execute(monkeypatch, signature, emulation)
     assert (result.matched, result.expected_unverified) == (matched, unverified)
+
+
+def test_a_run_that_wine_itself_failed_is_run_again_once(monkeypatch):
+    (case,) = cases.select(cases.discover(), ["02"])
+    (job,) = scheduler.plan([case], ["fixed"], [profiles.PROFILES["windows"]])
+    seen = iter([(Outcome.CRASH, "OSError: [WinError 1359] Internal error"), (Outcome.OK, "")])
+    calls = []
+
+    def observe(*args, **kwargs):
+        outcome, signature = next(seen)
+        calls.append(outcome)
+        return RunResult(
+            case=case.name, variant="fixed", profile="windows", outcome=outcome, signature=signature
+        )
+
+    monkeypatch.setattr(scheduler, "observe", observe)
+    assert scheduler.execute(job).outcome is Outcome.OK and calls == [Outcome.CRASH, Outcome.OK]
