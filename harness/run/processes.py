@@ -150,7 +150,7 @@ def role(process: psutil.Process, main_pids: tuple[int, ...]) -> str:
     except psutil.Error:
         return "worker"
     if any(name in command for name in (*CLEANUP_HELPERS, *WINE_SERVICES)) or (
-        "forkserver import main" in command and parent in main_pids
+        FORKSERVER in command and parent in main_pids
     ):
         return "helper"
     return "worker"
