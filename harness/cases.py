@@ -11,6 +11,7 @@ from harness import INSTALLED
 from harness.measurements import MEASURES
 from harness.outcomes import Outcome
 from harness.profiles import PROFILE_NAMES, START_METHODS, Profile
+from harness.recognition import Pattern, Recognition
 from harness.run.settings import RunSettings
 
 if sys.version_info >= (3, 11):
@@ -60,30 +61,6 @@ class Expectation:
         if outcome != self.outcome:
             return False
         return self.signature is None or re.search(self.signature, signature) is not None
-
-
-@dataclass(frozen=True)
-class Recognition:
-    """How `check` recognises the pitfall in anyone's script ([diagnose] in case.toml).
-
-    At run time: every observed profile in `methods` (named, or by its start method) shows
-    `outcome` (with the `signature` regex in its cause or output, the `stacks` regex in its hang
-    stacks), and no observed profile outside `methods` shows that same pattern (another failure
-    there, with another cause, does not count against it). Statically: any finding
-    of the `lint` rules. Over time or by chance: `measure`, a measurement of harness/measurements.py
-    that confirms or refutes it (the workers' random generators, open descriptors, worker memory).
-    """
-
-    fix: str
-    outcome: Outcome | None = None
-    methods: tuple[str, ...] = ()
-    signature: str | None = None
-    stacks: str | None = None
-    lint: tuple[str, ...] = ()
-    measure: str | None = None
-    # The run-time pattern only confirms a finding of the `lint` rules; alone it names nothing (a
-    # wrong result, any failed assert, is this case only where the code shows its cause).
-    confirms_lint: bool = False
 
 
 @dataclass(frozen=True)
@@ -242,42 +219,60 @@ def _regex(table: dict, key: str, where: str) -> str | None:
     return pattern
 
 
+PATTERN_KEYS = ("outcome", "methods", "signature", "stacks", "confirms_lint", "any_run")
+
+
 def _recognition(table, where: str) -> Recognition | None:
     if table is None:
         return None
     if not isinstance(table, dict):
         raise CaseError(f"{where}: must be a table")
-    _known_keys(
-        table, ("fix", "outcome", "methods", "signature", "stacks", "lint", "measure", "confirms_lint"), where
-    )
+    _known_keys(table, ("mechanism", "fix", "lint", "measure", "also", *PATTERN_KEYS), where)
     measure = table.get("measure")
     if measure is not None and measure not in MEASURES:
         raise CaseError(f"{where}: unknown measurement '{measure}' (known: {', '.join(MEASURES)})")
+    lint = tuple(table.get("lint", ()))
+    also = table.get("also", [])
+    if not isinstance(also, list) or not all(isinstance(t, dict) for t in also):
+        raise CaseError(f"{where}: 'also' must be an array of tables ([[diagnose.also]])")
+    patterns = [_pattern(table, lint, where)] if "outcome" in table or "methods" in table else []
+    for number, extra in enumerate(also, 1):
+        _known_keys(extra, PATTERN_KEYS, f"{where} also #{number}")
+        patterns.append(_pattern(extra, lint, f"{where} also #{number}"))
+    if not patterns and not lint and measure is None:
+        raise CaseError(f"{where}: needs a run-time pattern (outcome, methods), a 'measure' or 'lint' rules")
+    return Recognition(
+        mechanism=" ".join(_require(table, "mechanism", str, where).split()),
+        fix=_require(table, "fix", str, where),
+        patterns=tuple(patterns),
+        lint=lint,
+        measure=measure,
+    )
+
+
+def _pattern(table: dict, lint: tuple[str, ...], where: str) -> Pattern:
+    """One run-time pattern: an outcome under some start methods or profiles, with its regexes."""
     methods = tuple(table.get("methods", ()))
     for method in methods:
         if method not in START_METHODS + PROFILE_NAMES:
             known = ", ".join(START_METHODS + PROFILE_NAMES)
             raise CaseError(f"{where}: unknown start method or profile '{method}' (known: {known})")
-    outcome = table.get("outcome")
-    if outcome is not None:
-        outcome = _outcome(outcome, where)
-    if (outcome is None) != (not methods):
+    if "outcome" not in table or not methods:
         raise CaseError(f"{where}: 'outcome' and 'methods' go together")
-    lint = tuple(table.get("lint", ()))
-    if outcome is None and not lint and measure is None:
-        raise CaseError(f"{where}: needs a run-time pattern (outcome, methods), a 'measure' or 'lint' rules")
+    outcome = _outcome(table["outcome"], where)
     confirms_lint = table.get("confirms_lint", False)
-    if not isinstance(confirms_lint, bool) or (confirms_lint and not (lint and outcome)):
-        raise CaseError(f"{where}: 'confirms_lint' is true or false, and true needs 'lint' and 'outcome'")
-    return Recognition(
-        fix=_require(table, "fix", str, where),
+    if not isinstance(confirms_lint, bool) or (confirms_lint and not lint):
+        raise CaseError(f"{where}: 'confirms_lint' is true or false, and true needs 'lint' rules")
+    any_run = table.get("any_run", False)
+    if not isinstance(any_run, bool) or (any_run and not table.get("signature")):
+        raise CaseError(f"{where}: 'any_run' is true or false, and true needs a 'signature'")
+    return Pattern(
         outcome=outcome,
         methods=methods,
         signature=_regex(table, "signature", where),
         stacks=_regex(table, "stacks", where),
-        lint=lint,
-        measure=measure,
         confirms_lint=confirms_lint,
+        any_run=any_run,
     )
 
 

@@ -2,12 +2,12 @@
 
 A case is a **pitfall** when the runs show its pattern or its measurement confirms it; a lint
 finding that no run confirmed is a **risk**, unless a run refuted it: then it is **fine here**, with
-the measurement (or the runs) that say so.
+the measurement (or the runs) that say so; a finding whose measurement could not be made here (no
+worker ran long enough, no second epoch) is **unjudged**, with the reason.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from harness.cases import Case
@@ -15,9 +15,11 @@ from harness.links import case_page
 from harness.lint import Finding
 from harness.measurements import MEASURES, ONLY_WHERE_SUSPECTED, Measurement
 from harness.outcomes import Outcome
+from harness.recognition import Pattern, held_object, matching_line, shows
 from harness.results import RunResult
 
-PITFALL, RISK, FINE = "pitfall", "risk", "fine"
+PITFALL, RISK, UNJUDGED, FINE = "pitfall", "risk", "unjudged", "fine"
+STATUSES = (FINE, UNJUDGED, RISK, PITFALL)  # weakest first
 
 
 @dataclass
@@ -37,7 +39,7 @@ class Diagnosis:
         observed = bool(self.runtime) * (2 if _specific(self.case) else 1) + bool(
             self.measured and self.measured.confirmed
         )
-        return ([FINE, RISK, PITFALL].index(self.status), observed, len(self.lint))
+        return (STATUSES.index(self.status), observed, len(self.lint))
 
     @property
     def evidence(self) -> list[str]:
@@ -50,6 +52,7 @@ class Diagnosis:
             "title": self.case.title,
             "status": self.status,
             "why": " ".join(self.case.summary.split()),
+            "mechanism": self.case.recognition.mechanism if self.case.recognition else "",
             "fix": self.case.recognition.fix if self.case.recognition else "",
             "case_path": f"cases/{self.case.name}/",
             "docs_page": case_page(self.case.name),
@@ -60,42 +63,46 @@ class Diagnosis:
         }
 
 
-def _shows(result: RunResult, case: Case) -> bool:
-    recognition = case.recognition
-    if result.outcome != recognition.outcome:
-        return False
-    if recognition.signature and not (
-        re.search(recognition.signature, result.signature)
-        or re.search(recognition.signature, result.output_tail)
-    ):
-        return False
-    if recognition.stacks:
-        stacks = "\n".join([*result.stacks.values(), *result.native_stacks.values()])
-        if not re.search(recognition.stacks, stacks):
-            return False
-    return True
-
-
-def _inside(case: Case, results: list[RunResult]) -> list[RunResult]:
-    """The judged runs under the profiles where the case's run-time pattern shows."""
-    methods = set(case.recognition.methods)
+def _inside(pattern: Pattern | None, results: list[RunResult]) -> list[RunResult]:
+    """The judged runs under the profiles where the pattern shows."""
+    methods = set(pattern.methods) if pattern else set()
     return [r for r in results if r.outcome.was_judged and {r.profile, r.start_method} & methods]
 
 
-def runtime_evidence(case: Case, results: list[RunResult], linted: bool = True) -> list[str]:
-    """The runs that show the case's run-time pattern; [] unless the whole pattern holds (and,
-    for a pattern that only confirms the case's lint rules, unless one of them found it: `linted`)."""
-    recognition = case.recognition
-    if recognition is None or recognition.outcome is None or (recognition.confirms_lint and not linted):
-        return []
-    inside = _inside(case, results)
+def _pattern_evidence(pattern: Pattern, results: list[RunResult]) -> list[str]:
+    inside = _inside(pattern, results)
+    if pattern.any_run:
+        return [_evidence_line(r, pattern) for r in inside if shows(r, pattern)]
     outside = [r for r in results if r.outcome.was_judged and r not in inside]
-    if not inside or not all(_shows(r, case) for r in inside):
+    if not inside or not all(shows(r, pattern) for r in inside):
         return []
-    if any(_shows(r, case) for r in outside):
+    if any(shows(r, pattern) for r in outside):
         return []  # the same cause outside these profiles too: not this pitfall
     # A failure outside them with another cause (fork crashing for some other reason) is no veto.
-    return [f"{r.profile}: {r.outcome}: {r.signature}" for r in inside]
+    return [_evidence_line(r, pattern) for r in inside]
+
+
+def _evidence_line(result: RunResult, pattern: Pattern) -> str:
+    line = f"{result.profile}: {result.outcome}: {result.signature}"
+    matched = matching_line(result, pattern)
+    if matched and matched not in result.signature:
+        line += f" (raised: {matched})"
+    held = held_object(matched)
+    return f"{line} (the object that does not pickle: {held})" if held else line
+
+
+def runtime_evidence(case: Case, results: list[RunResult], linted: bool = True) -> list[str]:
+    """The runs that show one of the case's run-time patterns; [] unless a whole pattern holds
+    (and, for a pattern that only confirms the case's lint rules, unless one of them found it:
+    `linted`)."""
+    recognition = case.recognition
+    for pattern in recognition.patterns if recognition else ():
+        if pattern.confirms_lint and not linted:
+            continue
+        evidence = _pattern_evidence(pattern, results)
+        if evidence:
+            return evidence
+    return []
 
 
 def _ran_without_it(case: Case, results: list[RunResult]) -> str:
@@ -107,7 +114,7 @@ def _ran_without_it(case: Case, results: list[RunResult]) -> str:
         # a hang or a slow start depends on timing, a wrong result shows only where the script
         # asserts what it expects: a good run proves little
         return ""
-    inside = _inside(case, results)
+    inside = _inside(recognition.primary, results)
     if inside and all(r.outcome is Outcome.OK and r.stopped_after_batches is None for r in inside):
         return f"ran to its end without it under {', '.join(r.profile for r in inside)}"
     return ""
@@ -118,7 +125,7 @@ def _unseen(case: Case, results: list[RunResult]) -> str:
     recognition = case.recognition
     if recognition.outcome is None:
         return "no run can show it: lint alone names it"
-    inside = _inside(case, results)
+    inside = _inside(recognition.primary, results)
     if not inside:
         return f"no run under {', '.join(recognition.methods)} was judged here"
     stopped = [r.profile for r in inside if r.stopped_after_batches is not None]
@@ -144,6 +151,9 @@ def _judge(diagnosis: Diagnosis, results: list[RunResult]) -> None:
         diagnosis.status, diagnosis.why = FINE, measured.text
     elif measured is None and (ran_ok := _ran_without_it(diagnosis.case, results)):
         diagnosis.status, diagnosis.why = FINE, ran_ok
+    elif measured and not diagnosis.runtime:
+        # the measurement that judges this finding could not be made here: said, not alarmed
+        diagnosis.status, diagnosis.why = UNJUDGED, measured.text
     else:
         diagnosis.status = RISK
         diagnosis.why = measured.text if measured else _unseen(diagnosis.case, results)
@@ -175,7 +185,7 @@ def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding
 
 
 def _specific(case: Case) -> bool:
-    return bool(case.recognition.signature or case.recognition.stacks)
+    return case.recognition.specific
 
 
 def _most_specific(diagnoses: list[Diagnosis]) -> list[Diagnosis]:

@@ -287,6 +287,69 @@ def repeated_stream(results: list[RunResult], case=None) -> Measurement:
     return _worst(found, "no IterableDataset loader ran with two workers or more")
 
 
+def lost_logs(results: list[RunResult], case=None) -> Measurement:
+    """Records that workers logged and that no handler of theirs took, where the main process's
+    own setup would have handled them (harness/boot/dlp_logging.py): lost to logging's last
+    resort, or dropped for a level the main process never set in them."""
+    found = []
+    for result in results:
+        setup, records = (result.logging or {}).get("setup", {}), (result.logging or {}).get("records", [])
+        if not records:
+            continue
+        lost = [r for r in records if not r["delivered"] and _main_handles(setup, r["logger"], r["level"])]
+        logged = sum(r["count"] for r in records)
+        if lost:
+            count = sum(r["count"] for r in lost)
+            where = ", ".join(sorted({f"{_level_name(r['level'])} on `{_main_name(r['logger'])}`" for r in lost}))
+            text = (
+                f"{result.profile}: {count} of {logged} record(s) that workers logged ({where}) reached "
+                "no handler there, while the main process's logging would have handled them"
+            )
+            found.append(Measurement(CONFIRMED, text))
+        else:
+            text = f"{result.profile}: the {logged} record(s) that workers logged met the main process's handling"
+            found.append(Measurement(REFUTED, text))
+    return _worst(found, "no DataLoader worker logged a record")
+
+
+def _main_name(logger: str) -> str:
+    """A spawned worker imports the main script as __mp_main__; the main process knows it as __main__."""
+    return "__main__" + logger[len("__mp_main__") :] if logger.startswith("__mp_main__") else logger
+
+
+def _level_name(level: int) -> str:
+    import logging
+
+    return logging.getLevelName(level)
+
+
+def _main_handles(setup: dict, logger: str, level: int) -> bool:
+    """Whether the main process's setup ({logger: [level, lowest handler level, propagate]}, the
+    loggers that shape it) would hand a record at `level` on `logger` to a handler."""
+    chain = _ancestors(_main_name(logger))
+    effective = next((setup[n][0] for n in chain if n in setup and setup[n][0]), 30)  # root: WARNING
+    if level < effective:
+        return False
+    for name in chain:
+        entry = setup.get(name)
+        if entry is None:
+            continue
+        handler_level, propagate = entry[1], entry[2]
+        if handler_level is not None and level >= handler_level:
+            return True
+        if not propagate:
+            return False
+    return False
+
+
+def _ancestors(logger: str) -> list[str]:
+    """`a.b.c` and its parents, nearest first, ending with the root."""
+    if logger == "root":
+        return ["root"]
+    parts = logger.split(".")
+    return [".".join(parts[:i]) for i in range(len(parts), 0, -1)] + ["root"]
+
+
 # Measured only where lint suspects the pitfall: a cost, not a fault (two passes over a small
 # validation set restart its workers too, and that is fine).
 ONLY_WHERE_SUSPECTED = {"startup"}
@@ -297,4 +360,5 @@ MEASURES: dict[str, Callable[[list[RunResult], object], Measurement]] = {
     "randomness": randomness,
     "open_files": open_files,
     "worker_memory": worker_memory,
+    "lost_logs": lost_logs,
 }

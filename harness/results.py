@@ -60,6 +60,7 @@ class RunResult:
     loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches, fds…
     first_batches: dict = field(default_factory=dict)  # {loader seed: {worker: hash}} (IterableDataset)
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
+    logging: dict = field(default_factory=dict)  # main's logging setup, workers' records (dlp_logging)
     rng: dict = field(default_factory=dict)  # {loader seed: {generator path: {worker: state hash}}}
     stopped_after_batches: int | None = None  # `check` ended it once its loaders had delivered these
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed

@@ -67,6 +67,11 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
         "worker": "0",
         "path": "dataset.items",
         "hash": "ab12",
+        "logger": "train",
+        "level": "20",
+        "handler_level": "0",
+        "propagate": "1",
+        "delivered": "0",
     }
     lines = [
         " ".join((kind, *(values[field] for field in fields), "100.5"))
@@ -80,3 +85,7 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     assert (epoch["length"], epoch["fd_limit"], epoch["batches"], epoch["fds"]) == (4, 1024, 1, [[1, 12]])
     assert probe_records.dataset_sizes(recorded) == {"dataset.items": 4}
     assert probe_records.first_batches(recorded) == {"7": {"0": "ab12"}}
+    assert probe_records.logging_records(recorded) == {
+        "setup": {"train": [20, 0, True]},
+        "records": [{"logger": "train", "level": 20, "delivered": False, "count": 1, "workers": ["0"]}],
+    }

@@ -54,6 +54,8 @@ EVENT_FIELDS = {
     "want": ("epoch",),
     "batch": ("epoch", "n", "fds"),
     "end": ("epoch", "n"),
+    "logging_setup": ("logger", "level", "handler_level", "propagate"),
+    "log": ("worker", "logger", "level", "delivered"),
 }
 
 

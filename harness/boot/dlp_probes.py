@@ -20,6 +20,8 @@ Each process appends lines to <probe_dir>/<pid>.events:
                                      that epoch delivered its n-th batch; the process had `fds`
                                      open file descriptors then (- where that cannot be read)
     end <epoch id> <n> <time>        that epoch ended after n batches
+    logging_setup, log               how logging is set up in the main process, and what became
+                                     of each record a worker logged (dlp_logging)
 
 The patches are applied when torch imports the modules, so a script that never imports torch
 pays nothing. Functions keep their names, so spawn still pickles them by reference.
@@ -121,6 +123,10 @@ def install(probe_dir):
         def __iter__(self):
             epoch = next(_iterator_ids)  # persistent workers reuse the iterator: count calls instead
             record("iter", epoch, _length(self), _fd_limit())
+            if epoch == 1 and getattr(self, "num_workers", 0):
+                import dlp_logging
+
+                dlp_logging.record_setup(record)
             iterator = original_iter(self)
             iterator._dlp_id, iterator._dlp_batches = epoch, 0
             return iterator

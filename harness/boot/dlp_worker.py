@@ -7,6 +7,7 @@ recorded (dlp_probes lists the lines):
                      fingerprints of its random generators, the sizes of the Dataset's lists
     rng_used         after its first batch: the generators whose state changed since (drawn from)
     first_batch      for an IterableDataset: a hash of its first batch
+    log              each record the worker logs, and whether a handler took it (dlp_logging)
 """
 
 import functools
@@ -28,6 +29,9 @@ def patch(module, record):
         record("worker_ready")
         try:
             bound = signature.bind(*args, **kwargs)
+            import dlp_logging
+
+            dlp_logging.watch_worker(record, bound.arguments["worker_id"])
             probe = _WorkerProbe(bound.arguments, record)
             bound.arguments["init_fn"], bound.arguments["collate_fn"] = probe.init_fn, probe.collate_fn
             args, kwargs = bound.args, bound.kwargs

@@ -14,7 +14,7 @@ from rich.markup import escape
 
 from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK, arguments
 from harness.commands.lint_files import add_rule_choice, chosen_rules, lint
-from harness.diagnose import FINE, PITFALL, RISK
+from harness.diagnose import FINE, PITFALL, RISK, UNJUDGED
 from harness.links import case_page
 from harness.outcomes import Outcome
 
@@ -154,11 +154,12 @@ def _idle(idle_s: float | None) -> str:
 def exit_status(results, findings, found) -> int:
     """1 when something was found: a run that is not ok, a pitfall, or a risk (a static finding
     that no run refuted); else 3 when no run could be judged (every one skipped, or the harness
-    could not run it); else 0, also where every static finding was refuted by a measurement."""
+    could not run it); else 0, also where every static finding was refuted by a measurement or
+    could not be measured here (unjudged: printed with the reason)."""
     judged = [r for r in results if r.outcome.was_judged]
     explained = {f for d in found for f in d.lint}
     unexplained = [f for f in findings if f not in explained]
-    if unexplained or any(d.status != FINE for d in found):
+    if unexplained or any(d.status in (PITFALL, RISK) for d in found):
         return EXIT_FAILED
     if any(r.outcome.is_failure and r.outcome.was_judged for r in results):
         return EXIT_FAILED
@@ -210,7 +211,7 @@ def _print_check(console: Console, results, findings, found) -> None:
             "[bold yellow]Nothing could be judged: no run of the script was observed to the end "
             "(reasons above); only the static checks speak.[/]"
         )
-    elif not failing and all(d.status == FINE for d in found):
+    elif not failing and all(d.status in (FINE, UNJUDGED) for d in found):
         console.print(
             f"[bold green]No pitfall found: the script ran under {', '.join(judged)}.[/]"
             + ("" if len(judged) == len(results) else " The other profiles were not judged (above).")
@@ -220,12 +221,13 @@ def _print_check(console: Console, results, findings, found) -> None:
 HEADINGS = {
     PITFALL: "[bold red]Known pitfall(s) found: {}[/]",
     RISK: "[bold yellow]Risk(s): {} static finding(s) that no run could confirm or refute[/]",
+    UNJUDGED: "[bold]Not judged here: {} static finding(s) that a measurement judges, which these runs could not make[/]",
     FINE: "[bold green]Checked, and fine here: {} static finding(s) that the runs refuted[/]",
 }
 
 
 def _print_diagnoses(console: Console, found) -> None:
-    for status in (PITFALL, RISK, FINE):
+    for status in (PITFALL, RISK, UNJUDGED, FINE):
         shown = [d for d in found if d.status == status]
         if shown:
             console.print(HEADINGS[status].format(len(shown)))
@@ -238,10 +240,10 @@ def _print_diagnosis(console: Console, diagnosis) -> None:
     console.print(f"[bold]{case.number} · {escape(case.title)}[/]", soft_wrap=True)
     console.print(f"    evidence: {escape('; '.join(diagnosis.evidence))}", soft_wrap=True)
     if diagnosis.status != PITFALL:
-        label = "checked" if diagnosis.status == FINE else "not confirmed"
+        label = {FINE: "checked", UNJUDGED: "not measured"}.get(diagnosis.status, "not confirmed")
         console.print(f"    {label}: {escape(diagnosis.why)}", soft_wrap=True)
         if diagnosis.status == FINE:
             return
-    console.print(f"    why: {escape(' '.join(case.summary.split()))}", soft_wrap=True)
+    console.print(f"    why: {escape(case.recognition.mechanism)}", soft_wrap=True)
     console.print(f"    fix: {escape(case.recognition.fix)}", soft_wrap=True)
     console.print(f"    case: {case_page(case.name)}", soft_wrap=True)

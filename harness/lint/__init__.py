@@ -85,6 +85,7 @@ def lint_source(
         Finding(path, node.lineno, node.col_offset + 1, rule.code, rule.message.format(**fields))
         for rule in RULES.values()
         if not (notebook and rule.script_only) and (rules is None or rule.code in rules)
+        if facts.workers_possible or not rule.about_workers
         for node, fields in rule.check(facts)
     ]
     kept = [f for f in findings if not _silenced(lines[f.line - 1] if f.line <= len(lines) else "", f.code)]

@@ -58,8 +58,15 @@ def _uses_cuda(node: ast.AST) -> bool:
         return True
     values = list(node.args) + [k.value for k in node.keywords if k.arg == "device"]
     if method == "to" or any(k.arg == "device" for k in node.keywords):
-        return any(isinstance(v, ast.Constant) and str(v.value).startswith("cuda") for v in values)
+        return any(_names_cuda(v) for v in values)
     return False
+
+
+def _names_cuda(value: ast.expr) -> bool:
+    """"cuda", "cuda:0", or torch.device("cuda", …)."""
+    if isinstance(value, ast.Call) and called(value) in ("torch.device", "device") and value.args:
+        value = value.args[0]
+    return isinstance(value, ast.Constant) and str(value.value).startswith("cuda")
 
 
 @rule(

@@ -16,6 +16,7 @@ CASE = "19_distributed_ranks_workers"
     "sampler-epoch-not-set",
     CASE,
     "DistributedSampler without set_epoch(epoch): every epoch repeats the same order",
+    about_workers=False,
 )
 def dlp017(facts: ModuleFacts) -> Hits:
     """A shuffling DistributedSampler whose set_epoch() is never called (on its name, or on a
@@ -36,6 +37,7 @@ def dlp017(facts: ModuleFacts) -> Hits:
     "same-seed-on-every-rank",
     CASE,
     "the same torch.manual_seed on every rank: ranks repeat each other's augmentations",
+    about_workers=False,
 )
 def dlp018(facts: ModuleFacts) -> Hits:
     """torch.manual_seed() with a seed that does not mention the rank, in a function that joins a

@@ -100,6 +100,9 @@ class ModuleFacts:
     loops: list[ast.For | ast.While] = field(default_factory=list)
     comprehensions: list[ast.ListComp | ast.GeneratorExp] = field(default_factory=list)
     calls: list[ast.Call] = field(default_factory=list)
+    # False where every DataLoader the module makes has no workers (num_workers absent or 0): the
+    # rules about workers have nothing to say; True where one may have some, or none is made here
+    workers_possible: bool = True
 
     @property
     def handed_names(self) -> set[str]:
@@ -123,7 +126,20 @@ def collect(tree: ast.Module) -> ModuleFacts:
     ]
     for node in ast.walk(tree):
         _note(facts, node)
+    made = [call for call in facts.calls if called(call).split(".")[-1] == "DataLoader"]
+    facts.workers_possible = not made or any(_may_have_workers(call) for call in made)
     return facts
+
+
+LOADER_POSITIONAL = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers…)
+
+
+def _may_have_workers(call: ast.Call) -> bool:
+    """A DataLoader call whose num_workers is not left at its default or given as 0."""
+    if len(call.args) > LOADER_POSITIONAL or any(k.arg is None for k in call.keywords):
+        return True  # positional num_workers, or **options: not known
+    workers = next((k.value for k in call.keywords if k.arg == "num_workers"), None)
+    return workers is not None and not (isinstance(workers, ast.Constant) and workers.value == 0)
 
 
 def _note(facts: ModuleFacts, node: ast.AST) -> None:

@@ -17,6 +17,17 @@ HANDLE_OPENERS = {
     "socket.socket": "socket",
     "zipfile.ZipFile": "zip file",
     "tarfile.open": "tar file",
+    "gzip.open": "file",
+    "mmap.mmap": "memory map",
+    "psycopg2.connect": "database connection",
+    "pymysql.connect": "database connection",
+    "redis.Redis": "Redis connection",
+    "socket.create_connection": "socket",
+    "threading.Lock": "lock",
+    "threading.RLock": "lock",
+    "queue.Queue": "queue (it holds locks)",
+    "logging.FileHandler": "log handler (it holds a lock and a file)",
+    "logging.StreamHandler": "log handler (it holds a lock)",
 }
 
 
@@ -46,8 +57,16 @@ def dlp002(facts: ModuleFacts) -> Hits:
     "Dataset keeps an open {what} from __init__: spawn cannot pickle it",
 )
 def dlp003(facts: ModuleFacts) -> Hits:
-    """An open file, connection or handle kept on a Dataset from __init__."""
+    """An open file, connection, lock or handle kept on a Dataset from __init__, or handed to its
+    constructor."""
     for dataset in facts.datasets:
         for _, value in dataset.self_assignments("__init__"):
             if called(value) in HANDLE_OPENERS:
                 yield value, {"what": HANDLE_OPENERS[called(value)]}
+    # A Dataset made with a handle opened by its caller: MyDataset(open(path, "rb"))
+    names = {dataset.node.name for dataset in facts.datasets}
+    for call in facts.calls:
+        if called(call).split(".")[-1] in names:
+            for value in [*call.args, *(k.value for k in call.keywords)]:
+                if called(value) in HANDLE_OPENERS:
+                    yield value, {"what": HANDLE_OPENERS[called(value)]}

@@ -26,12 +26,14 @@ class Rule:
     message: str
     check: Callable[[ModuleFacts], Hits]
     script_only: bool = False  # assumes a main script: not for code run in a notebook
+    # about DataLoader workers: not raised where every loader of the module has none (num_workers 0)
+    about_workers: bool = True
 
 
 RULES: dict[str, Rule] = {}
 
 
-def rule(code: str, name: str, case: str, message: str, *, script_only: bool = False):
+def rule(code: str, name: str, case: str, message: str, *, script_only: bool = False, about_workers: bool = True):
     """Registers the decorated function as rule `code`; a code or name used twice is an error."""
 
     def register(check: Callable[[ModuleFacts], Hits]) -> Callable[[ModuleFacts], Hits]:
@@ -41,7 +43,7 @@ def rule(code: str, name: str, case: str, message: str, *, script_only: bool = F
         taken = [r.code for r in RULES.values() if r.code == code or r.name == name]
         if taken:
             raise ValueError(f"{check.__name__}: {code} {name} repeats {taken[0]}")
-        RULES[code] = Rule(code, name, case, message, check, script_only)
+        RULES[code] = Rule(code, name, case, message, check, script_only, about_workers)
         return check
 
     return register

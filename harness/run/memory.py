@@ -19,6 +19,7 @@ import psutil
 from harness.run.processes import role
 
 MB = 1024 * 1024
+OTHER_CHILD = "other"  # a child of the script that is no DataLoader worker
 
 
 def _uss_mb(process: psutil.Process) -> tuple[float, str]:
@@ -89,10 +90,14 @@ class MemoryMonitor:
             entry.samples.append((round(at_s, 2), round(megabytes, 1)))
 
     def mark_ready(self, ready: dict[int, float]) -> None:
-        """Sets each worker's start of service, {pid: seconds since the run started}."""
+        """Sets each worker's start of service, {pid: seconds since the run started}. Where the
+        probes marked any, a process they did not mark is no DataLoader worker (a training process
+        started with torch.multiprocessing, a Pool's): it is kept out of the workers' figures."""
         for pid, entry in self.series.items():
             if pid in ready:
                 entry.ready_s = round(ready[pid], 2)
+            elif ready:
+                entry.role = OTHER_CHILD
 
     def to_json(self) -> dict:
         processes = {

@@ -48,6 +48,7 @@ class Observation:
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
     first_batches: dict = field(default_factory=dict)  # {loader seed: {worker: hash}} (iterable)
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
+    logging: dict = field(default_factory=dict)  # the main's logging setup, the workers' records
     rng: dict = field(default_factory=dict)  # the workers' generator fingerprints (events.rng_fingerprints)
     root_pid: int | None = None  # the script's own process
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress

@@ -119,6 +119,27 @@ def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, 
     return found
 
 
+def logging_records(events: dict[int, list[list[str]]]) -> dict:
+    """How the main process set up logging as it started its workers, and what became of the
+    records the workers logged (harness/boot/dlp_logging.py): {"setup": {logger: [level, lowest
+    handler level or None, propagate]}, "records": [{"logger", "level", "delivered", "count",
+    "workers"}]}; {} where no worker logged a record."""
+    setup = {
+        logger: [int(level), _number(handler_level), propagate == "1"]
+        for _, logger, level, handler_level, propagate, _ in _lines(events, "logging_setup")
+    }
+    grouped: dict[tuple[str, int, bool], dict] = {}
+    for _, worker, logger, level, delivered, _ in _lines(events, "log"):
+        key = (logger, int(level), delivered == "1")
+        entry = grouped.setdefault(
+            key, {"logger": logger, "level": int(level), "delivered": key[2], "count": 0, "workers": []}
+        )
+        entry["count"] += 1
+        if worker not in entry["workers"]:
+            entry["workers"].append(worker)
+    return {"setup": setup, "records": list(grouped.values())} if grouped else {}
+
+
 class ProgressWatch:
     """Follows the main process's events file while the run goes on: batches delivered, last progress."""
 
