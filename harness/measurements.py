@@ -300,16 +300,20 @@ def lost_logs(results: list[RunResult], case=None) -> Measurement:
         logged = sum(r["count"] for r in records)
         if lost:
             count = sum(r["count"] for r in lost)
-            where = ", ".join(sorted({f"{_level_name(r['level'])} on `{_main_name(r['logger'])}`" for r in lost}))
+            where = ", ".join(sorted({_where(r) for r in lost}))
             text = (
                 f"{result.profile}: {count} of {logged} record(s) that workers logged ({where}) reached "
                 "no handler there, while the main process's logging would have handled them"
             )
             found.append(Measurement(CONFIRMED, text))
         else:
-            text = f"{result.profile}: the {logged} record(s) that workers logged met the main process's handling"
+            text = f"{result.profile}: the {logged} record(s) workers logged met the main process's handling"
             found.append(Measurement(REFUTED, text))
     return _worst(found, "no DataLoader worker logged a record")
+
+
+def _where(record: dict) -> str:
+    return f"{_level_name(record['level'])} on `{_main_name(record['logger'])}`"
 
 
 def _main_name(logger: str) -> str:

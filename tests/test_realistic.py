@@ -47,8 +47,6 @@ def _check(script):
         "linux,windows-emulated",
         "--jobs",
         "2",
-        "--sample",
-        "3",
         "--json",
         timeout=400,
         preexec_fn=_common_limit,

@@ -36,7 +36,8 @@ def record_setup(record):
     ]
     for logger in loggers:
         levels = [handler.level for handler in logger.handlers]
-        record("logging_setup", _name(logger), logger.level, min(levels) if levels else "-", int(logger.propagate))
+        lowest = min(levels) if levels else "-"
+        record("logging_setup", _name(logger), logger.level, lowest, int(logger.propagate))
 
 
 def _delivered(logger, level):

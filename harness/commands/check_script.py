@@ -19,9 +19,14 @@ from harness.links import case_page
 from harness.outcomes import Outcome
 
 DEFAULT_BATCHES = 3
-# After its first batch a run is watched this long more: the open descriptors and the workers'
-# memory need a sample to show a trend (harness/measurements.py).
-DEFAULT_SAMPLE_S = 5.0
+# After its first batch a run is watched for this many batches more, and until each worker's
+# memory was sampled this often: the open descriptors and the workers' memory need a sample to
+# show a trend (harness/measurements.py). Counted in what was seen, not in seconds, so that a busy
+# machine judges as a quiet one does; SAMPLE_LIMIT_S after the first batch ends the window with
+# what it has (a loader slower than that is sampled thinly, and the measurements say so).
+DEFAULT_SAMPLE_BATCHES = 16
+SAMPLE_MEMORY = 12  # samples of each worker: 3 for its baseline, the rest for its growth
+SAMPLE_LIMIT_S = 60.0
 MEMORY_INTERVAL_S = 0.2
 # Spawned workers need a few seconds to their first batch (a fresh interpreter imports torch):
 # a stall limit must leave room for that on a busy machine.
@@ -48,9 +53,11 @@ def add_parser(subparsers) -> None:
     )
     parser.add_argument(
         "--sample",
-        type=arguments.positive_number,
-        default=DEFAULT_SAMPLE_S,
-        help=f"seconds a run is watched after its first batch, for trends (default {DEFAULT_SAMPLE_S:g})",
+        type=arguments.count,
+        default=DEFAULT_SAMPLE_BATCHES,
+        metavar="BATCHES",
+        help=f"batches a run is watched for after its first, for trends (default {DEFAULT_SAMPLE_BATCHES}; "
+        f"at most {SAMPLE_LIMIT_S:g} s)",
     )
     parser.add_argument(
         "--full",
@@ -90,7 +97,9 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         via_stdin=args.stdin,
         memory_interval_s=MEMORY_INTERVAL_S,
         stop_after_batches=None if args.full else args.batches,
-        sample_s=args.sample,
+        sample_batches=args.sample,
+        sample_memory=SAMPLE_MEMORY,
+        sample_limit_s=SAMPLE_LIMIT_S,
         stall_s=args.stall,
         dev_shm_mb=args.shm_mb,
         **arguments.overrides(args),
@@ -131,7 +140,8 @@ def _plan(args, settings) -> str:
         "a run goes to its end"
         if args.full
         else f"a run is ok once its DataLoaders delivered {args.batches} batches and were watched "
-        f"{args.sample:g} s for trends"
+        f"{args.sample} batches more for trends (each worker's memory sampled {SAMPLE_MEMORY} times; "
+        f"at most {SAMPLE_LIMIT_S:g} s)"
     )
     return (
         f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: {stop}; "
@@ -221,7 +231,7 @@ def _print_check(console: Console, results, findings, found) -> None:
 HEADINGS = {
     PITFALL: "[bold red]Known pitfall(s) found: {}[/]",
     RISK: "[bold yellow]Risk(s): {} static finding(s) that no run could confirm or refute[/]",
-    UNJUDGED: "[bold]Not judged here: {} static finding(s) that a measurement judges, which these runs could not make[/]",
+    UNJUDGED: "[bold]Not judged here: {} static finding(s) whose measurement these runs could not make[/]",
     FINE: "[bold green]Checked, and fine here: {} static finding(s) that the runs refuted[/]",
 }
 

@@ -63,7 +63,7 @@ def _uses_cuda(node: ast.AST) -> bool:
 
 
 def _names_cuda(value: ast.expr) -> bool:
-    """"cuda", "cuda:0", or torch.device("cuda", …)."""
+    """ "cuda", "cuda:0", or torch.device("cuda", …)."""
     if isinstance(value, ast.Call) and called(value) in ("torch.device", "device") and value.args:
         value = value.args[0]
     return isinstance(value, ast.Constant) and str(value.value).startswith("cuda")

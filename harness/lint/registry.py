@@ -33,7 +33,9 @@ class Rule:
 RULES: dict[str, Rule] = {}
 
 
-def rule(code: str, name: str, case: str, message: str, *, script_only: bool = False, about_workers: bool = True):
+def rule(
+    code: str, name: str, case: str, message: str, *, script_only: bool = False, about_workers: bool = True
+):
     """Registers the decorated function as rule `code`; a code or name used twice is an error."""
 
     def register(check: Callable[[ModuleFacts], Hits]) -> Callable[[ModuleFacts], Hits]:

@@ -89,6 +89,12 @@ class MemoryMonitor:
                 entry.metric = self.metric = "rss"
             entry.samples.append((round(at_s, 2), round(megabytes, 1)))
 
+    def fewest_worker_samples(self) -> float:
+        """The fewest memory samples any worker has so far; infinite where none is sampled (no
+        worker yet or no series kept): nothing to wait for."""
+        counts = [len(s.samples) for s in self.series.values() if s.role == "worker"]
+        return min(counts) if counts and self.interval_s is not None else float("inf")
+
     def mark_ready(self, ready: dict[int, float]) -> None:
         """Sets each worker's start of service, {pid: seconds since the run started}. Where the
         probes marked any, a process they did not mark is no DataLoader worker (a training process

@@ -265,19 +265,37 @@ def _progress_says(run: _Run, settings: RunSettings, now: float) -> Stop | None:
     if not settings.watches_progress:
         return None
     run.progress.poll(run.probe_dir / f"{run.main_pid}{contract.EVENTS_SUFFIX}", now)
-    if _sampled_enough(run.progress, settings, now):
+    if _sampled_enough(run, settings, now):
         return Stop.BATCHES
-    stalled = settings.stall_s is not None and now - run.progress.last_progress > settings.stall_s
+    stalled = settings.stall_s is not None and now - run.progress.last_progress > _stall_limit(settings)
     if stalled and run.progress.iterating:
         return Stop.STALL
     return Stop.IDLE if _idle_for_good(run, settings, now) else None
 
 
-def _sampled_enough(progress: probe_records.ProgressWatch, settings: RunSettings, now: float) -> bool:
-    """The loaders delivered the batches asked for, and were watched `sample_s` since the first."""
+def _sampled_enough(run: _Run, settings: RunSettings, now: float) -> bool:
+    """The loaders delivered the batches asked for, and the window for trends was seen: as many
+    batches after the first, as many memory samples of each worker, as the settings ask; or the
+    window's time limit passed since the first batch."""
+    progress = run.progress
     if settings.stop_after_batches is None or progress.batches < settings.stop_after_batches:
         return False
-    return progress.first_batch is not None and now - progress.first_batch >= settings.sample_s
+    if progress.first_batch is None:
+        return False
+    if now - progress.first_batch >= settings.sample_limit_s:
+        return True
+    if progress.batches - 1 < settings.sample_batches:
+        return False
+    return run.monitor.fewest_worker_samples() >= settings.sample_memory
+
+
+def _stall_limit(settings: RunSettings) -> float:
+    """`stall_s`, stretched by the load: more runnable processes than CPUs serve each one slower."""
+    try:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except (AttributeError, OSError):  # no load average (Windows)
+        load = 1.0
+    return settings.stall_s * max(1.0, load)
 
 
 def _idle_for_good(run: _Run, settings: RunSettings, now: float) -> bool:
@@ -335,7 +353,7 @@ def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
             f"{settings.memory_limit_mb:.0f} MB; stopped by the harness"
         )
     if stop is Stop.STALL:
-        return f"no batch for {settings.stall_s:g} s"
+        return f"no batch for {_stall_limit(settings):.0f} s"
     if stop is Stop.IDLE:
         return (
             f"idle {settings.idle_s:g} s waiting for a batch, no CPU used, a worker blocked on a lock "

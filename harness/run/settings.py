@@ -19,8 +19,9 @@ class RunSettings:
     `memory_interval_s` turns on the per-worker memory series. With `via_stdin` the code is fed on
     standard input and executed in __main__, which then has no file, as in a notebook. For scripts
     that run for hours: `stop_after_batches` ends the run once its main process received that many
-    batches (it works) and `sample_s` seconds passed since the first (trends need a sample);
-    `stall_s` calls it hung when, once iterating, no batch came for that long. `idle_s` calls it
+    batches (it works) and its trends were sampled (`sample_batches`, `sample_memory`); `stall_s`
+    calls it hung when, once iterating, no batch came for that long, stretched by the machine's
+    load (a machine with twice as many runnable processes as CPUs gives twice as long). `idle_s` calls it
     hung sooner: the main process waits for a batch, no process of the run used the CPU for that
     long, and a worker is blocked for good (harness/run/idleness.py); None: never. `dev_shm_mb` gives
     the run a /dev/shm of that size, as a Docker container has (64 MB by default). `cwd`: the folder
@@ -34,7 +35,13 @@ class RunSettings:
     memory_interval_s: float | None = None
     memory_limit_mb: float = MEMORY_LIMIT_MB
     stop_after_batches: int | None = None
-    sample_s: float = 0.0  # with stop_after_batches: watched this long after its first batch too
+    # With stop_after_batches, the window watched for trends, counted in what it saw, not in
+    # seconds (a busy machine sees as much, later): this many batches after the first, and this
+    # many memory samples of each worker; `sample_limit_s` after the first batch ends it with what
+    # it has (the measurements then say that their evidence is thin).
+    sample_batches: int = 0
+    sample_memory: int = 0
+    sample_limit_s: float = 0.0
     stall_s: float | None = None
     idle_s: float | None = IDLE_S
     process_limit: int = PROCESS_LIMIT
