@@ -95,14 +95,15 @@ class MemoryMonitor:
         counts = [len(s.samples) for s in self.series.values() if s.role == "worker"]
         return min(counts) if counts and self.interval_s is not None else float("inf")
 
-    def mark_ready(self, ready: dict[int, float]) -> None:
+    def mark_ready(self, ready: dict[int, float], probes_ran: bool = False) -> None:
         """Sets each worker's start of service, {pid: seconds since the run started}. Where the
-        probes marked any, a process they did not mark is no DataLoader worker (a training process
-        started with torch.multiprocessing, a Pool's): it is kept out of the workers' figures."""
+        probes ran (a DataLoader was iterated, or a worker marked), a process they did not mark is
+        no DataLoader worker (a training process started with torch.multiprocessing, a Pool's):
+        it is kept out of the workers' figures."""
         for pid, entry in self.series.items():
             if pid in ready:
                 entry.ready_s = round(ready[pid], 2)
-            elif ready:
+            elif ready or probes_ran:
                 entry.role = OTHER_CHILD
 
     def to_json(self) -> dict:

@@ -374,7 +374,8 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
         observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:
         ready = probe_records.worker_ready(recorded, run.wall_started)
-        run.monitor.mark_ready(run.windows.by_linux_pid(ready) if run.windows else ready)
+        iterated = any(fields[0] == "iter" for lines in recorded.values() for fields in lines)
+        run.monitor.mark_ready(run.windows.by_linux_pid(ready) if run.windows else ready, iterated)
         observation.memory = run.monitor.to_json()
     observation.output = read_tail(run.output_path)
 

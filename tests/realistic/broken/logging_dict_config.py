@@ -1,7 +1,8 @@
-"""Logging set up with dictConfig in main(); the Dataset warns about unreadable records.
+"""Logging set up with dictConfig in main(); the Dataset warns about unreadable records. The
+spawned workers' warnings reach logging's last resort, not run.log: measured, not guessed.
 
-pitfalls:
-risks: 18
+pitfalls: 18
+risks:
 """
 
 import logging
