@@ -54,19 +54,19 @@ def dlp002(facts: ModuleFacts) -> Hits:
     "DLP003",
     "open-handle-on-dataset",
     "02_open_file_handle",
-    "Dataset keeps an open {what} from __init__: spawn cannot pickle it",
+    "Dataset keeps an open {what} {where}: spawn cannot pickle it",
 )
 def dlp003(facts: ModuleFacts) -> Hits:
     """An open file, connection, lock or handle kept on a Dataset from __init__, or handed to its
     constructor."""
     for dataset in facts.datasets:
-        for _, value in dataset.self_assignments("__init__"):
+        for target, value in dataset.self_assignments("__init__"):
             if called(value) in HANDLE_OPENERS:
-                yield value, {"what": HANDLE_OPENERS[called(value)]}
+                yield value, {"what": HANDLE_OPENERS[called(value)], "where": f"in `self.{target.attr}`"}
     # A Dataset made with a handle opened by its caller: MyDataset(open(path, "rb"))
     names = {dataset.node.name for dataset in facts.datasets}
     for call in facts.calls:
         if called(call).split(".")[-1] in names:
             for value in [*call.args, *(k.value for k in call.keywords)]:
                 if called(value) in HANDLE_OPENERS:
-                    yield value, {"what": HANDLE_OPENERS[called(value)]}
+                    yield value, {"what": HANDLE_OPENERS[called(value)], "where": f"handed to `{called(call)}(…)`"}
