@@ -328,9 +328,11 @@ def _level_name(level: int) -> str:
 
 
 def _main_handles(setup: dict, logger: str, level: int) -> bool:
-    """Whether the main process's setup ({logger: [level, lowest handler level, propagate]}, the
-    loggers that shape it) would hand a record at `level` on `logger` to a handler."""
+    """Whether the main process's setup ({logger: [level, lowest handler level, propagate,
+    disabled]}, the loggers that shape it) would hand a record at `level` on `logger` to a handler."""
     chain = _ancestors(_main_name(logger))
+    if chain[0] in setup and setup[chain[0]][3:4] == [True]:
+        return False  # disabled in the main process (dictConfig disables the loggers made before it)
     effective = next((setup[n][0] for n in chain if n in setup and setup[n][0]), 30)  # root: WARNING
     if level < effective:
         return False

@@ -72,6 +72,7 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
         "handler_level": "0",
         "propagate": "1",
         "delivered": "0",
+        "disabled": "0",
     }
     lines = [
         " ".join((kind, *(values[field] for field in fields), "100.5"))
@@ -86,6 +87,6 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     assert probe_records.dataset_sizes(recorded) == {"dataset.items": 4}
     assert probe_records.first_batches(recorded) == {"7": {"0": "ab12"}}
     assert probe_records.logging_records(recorded) == {
-        "setup": {"train": [20, 0, True]},
+        "setup": {"train": [20, 0, True, False]},
         "records": [{"logger": "train", "level": 20, "delivered": False, "count": 1, "workers": ["0"]}],
     }

@@ -268,7 +268,7 @@ FEEDS = {
                 m: {
                     "outcome": "ok",
                     "logging": {
-                        "setup": {"root": [20, 0, True]},
+                        "setup": {"root": [20, 0, True, False]},
                         "records": [
                             {
                                 "logger": "PIL.TiffImagePlugin",

@@ -54,7 +54,7 @@ EVENT_FIELDS = {
     "want": ("epoch",),
     "batch": ("epoch", "n", "fds"),
     "end": ("epoch", "n"),
-    "logging_setup": ("logger", "level", "handler_level", "propagate"),
+    "logging_setup": ("logger", "level", "handler_level", "propagate", "disabled"),
     "log": ("worker", "logger", "level", "delivered"),
 }
 

@@ -1,9 +1,10 @@
 """Where log records go: in the main process, how logging is set up as it starts a DataLoader's
 workers; in each worker, every record it logs and whether a handler there received it.
 
-    logging_setup <logger> <level> <handler level> <propagate>
-            the main process, as an epoch starts: each logger with a level or handlers of its own
-            (and the root); <handler level> is the lowest level a handler of it takes (- none)
+    logging_setup <logger> <level> <handler level> <propagate> <disabled>
+            the main process, as an epoch starts: each logger with a level or handlers of its own,
+            not propagating, or disabled (dictConfig disables the loggers that existed before it),
+            and the root; <handler level> is the lowest level a handler of it takes (- none)
     log <worker> <logger> <level> <delivered>
             a worker logged a record at <level> on <logger>; <delivered> 1 when a handler of
             the worker's took it, 0 when it was dropped for its level or reached no handler
@@ -32,12 +33,15 @@ def record_setup(record):
     loggers += [
         logger
         for logger in list(logging.Logger.manager.loggerDict.values())
-        if isinstance(logger, logging.Logger) and (logger.level or logger.handlers or not logger.propagate)
+        if isinstance(logger, logging.Logger)
+        and (logger.level or logger.handlers or not logger.propagate or logger.disabled)
     ]
     for logger in loggers:
         levels = [handler.level for handler in logger.handlers]
         lowest = min(levels) if levels else "-"
-        record("logging_setup", _name(logger), logger.level, lowest, int(logger.propagate))
+        record(
+            "logging_setup", _name(logger), logger.level, lowest, int(logger.propagate), int(logger.disabled)
+        )
 
 
 def _delivered(logger, level):

@@ -69,4 +69,7 @@ def dlp003(facts: ModuleFacts) -> Hits:
         if called(call).split(".")[-1] in names:
             for value in [*call.args, *(k.value for k in call.keywords)]:
                 if called(value) in HANDLE_OPENERS:
-                    yield value, {"what": HANDLE_OPENERS[called(value)], "where": f"handed to `{called(call)}(…)`"}
+                    yield (
+                        value,
+                        {"what": HANDLE_OPENERS[called(value)], "where": f"handed to `{called(call)}(…)`"},
+                    )

@@ -122,11 +122,11 @@ def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, 
 def logging_records(events: dict[int, list[list[str]]]) -> dict:
     """How the main process set up logging as it started its workers, and what became of the
     records the workers logged (harness/boot/dlp_logging.py): {"setup": {logger: [level, lowest
-    handler level or None, propagate]}, "records": [{"logger", "level", "delivered", "count",
+    handler level or None, propagate, disabled]}, "records": [{"logger", "level", "delivered", "count",
     "workers"}]}; {} where no worker logged a record."""
     setup = {
-        logger: [int(level), _number(handler_level), propagate == "1"]
-        for _, logger, level, handler_level, propagate, _ in _lines(events, "logging_setup")
+        logger: [int(level), _number(handler_level), propagate == "1", disabled == "1"]
+        for _, logger, level, handler_level, propagate, disabled, _ in _lines(events, "logging_setup")
     }
     grouped: dict[tuple[str, int, bool], dict] = {}
     for _, worker, logger, level, delivered, _ in _lines(events, "log"):

@@ -1,5 +1,6 @@
-"""Logging set up with dictConfig in main(); the Dataset warns about unreadable records. The
-spawned workers' warnings reach logging's last resort, not run.log: measured, not guessed.
+"""Logging set up with dictConfig in main() (keeping the loggers made at import); the Dataset warns
+about unreadable records. The spawned workers' warnings reach logging's last resort, not run.log:
+measured, not guessed.
 
 pitfalls: 18
 risks:
@@ -29,6 +30,7 @@ def main():
     logging.config.dictConfig(
         {
             "version": 1,
+            "disable_existing_loggers": False,
             "handlers": {"file": {"class": "logging.FileHandler", "filename": "run.log"}},
             "root": {"handlers": ["file"], "level": "INFO"},
         }
