@@ -74,6 +74,8 @@ def watch_worker(record, worker_id):
                     record("log", worker_id, _name(self), level, int(_delivered(self, level)))
                 except Exception:  # a call logging itself would reject: not ours to judge
                     pass
+            # One frame more to skip, this one: the record names the script's line, not ours.
+            kwargs["stacklevel"] = kwargs.get("stacklevel", 1) + 1
             return method(self, *args, **kwargs)
 
         return logged
