@@ -4,6 +4,7 @@ raised (the parsed exceptions of the parent and of each worker), not on one scri
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -87,12 +88,16 @@ def raised(result: RunResult) -> list[str]:
     """What the run's processes raised: its signature, each exception that closes a traceback in
     its output (the parent's and every worker's, with their messages), and the fatal lines torch
     prints from a worker's signal handler."""
-    output = result.output_tail
-    return [
-        result.signature,
+    return [result.signature, *_raised_in(result.output_tail)]
+
+
+@functools.lru_cache(maxsize=64)
+def _raised_in(output: str) -> tuple[str, ...]:
+    """The exception and fatal lines of one output, parsed once for all the cases matched on it."""
+    return (
         *(exception.line for exception in find_exceptions(output)),
         *(match.group(0).strip() for match in _FATAL_LINE.finditer(output)),
-    ]
+    )
 
 
 def shows(result: RunResult, pattern: Pattern) -> bool:
