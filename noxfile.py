@@ -3,24 +3,52 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import time
+from pathlib import Path
 
 import nox
 
-nox.options.sessions = ["reproduce", "verify", "tests", "lint", "docs"]
+# `nox` alone is one verification pass: the tests observe the case matrix once, and `reproduce` and
+# `verify` after them take its runs instead of making them again (harness/matrix_pass.py).
+nox.options.sessions = ["tests", "reproduce", "verify", "lint", "docs"]
 
 # The reference torch; set DLP_TORCH to another version to observe the cases with it.
 TORCH_VERSION = os.environ.get("DLP_TORCH", "2.13.0")
-# The index torch comes from. Unset: pip's default, where Linux gets the CUDA build (about 2.7 GB
-# with its nvidia-* wheels; case 05 needs it). PyTorch's CPU-only index gives about 200 MB:
-#   DLP_TORCH_INDEX=https://download.pytorch.org/whl/cpu nox -s reproduce
+# The index torch comes from. Unset: PyTorch's CPU-only index on Linux (about 200 MB), where pip's
+# default index gives the CUDA build (about 2.7 GB with its nvidia-* wheels; only case 05 uses a
+# GPU); elsewhere pip's default, whose build is the CPU one. "default": pip's default index (CUDA):
+#   DLP_TORCH_INDEX=default nox -s reproduce
 TORCH_INDEX_VARIABLE = "DLP_TORCH_INDEX"
+CPU_INDEX = "https://download.pytorch.org/whl/cpu"
+
+# One pass folder per `nox` invocation (every session of it inherits the variable); passes over a
+# day old are removed.
+PASS_VARIABLE = "DLP_MATRIX_PASS"
+PASSES = Path(__file__).resolve().parent / ".nox" / "passes"
+for _old in PASSES.glob("*") if PASSES.is_dir() else ():
+    if time.time() - _old.stat().st_mtime > 86400:
+        shutil.rmtree(_old, ignore_errors=True)
+os.environ.setdefault(PASS_VARIABLE, str(PASSES / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"))
+
+
+def torch_index() -> str | None:
+    """The index to take torch from: DLP_TORCH_INDEX, else the CPU build's on Linux; None: pip's
+    default."""
+    named = os.environ.get(TORCH_INDEX_VARIABLE, "").strip()
+    if named == "default":
+        return None
+    return named or (CPU_INDEX if sys.platform.startswith("linux") else None)
 
 
 def install_torch(session: nox.Session) -> None:
-    """torch at the reference version, from DLP_TORCH_INDEX when it names an index."""
-    index = os.environ.get(TORCH_INDEX_VARIABLE, "").strip()
+    """torch at the reference version, from `torch_index()`."""
+    index = torch_index()
     if index:
-        session.log(f"torch from {index} ({TORCH_INDEX_VARIABLE})")
+        session.log(
+            f"torch from {index} ({TORCH_INDEX_VARIABLE}={os.environ.get(TORCH_INDEX_VARIABLE, '')!r})"
+        )
         session.install("--index-url", index, f"torch=={TORCH_VERSION}")
     else:
         session.install(f"torch=={TORCH_VERSION}")
@@ -48,11 +76,16 @@ def verify(session: nox.Session) -> None:
     session.run("python", "-m", "harness", "run", "--variant", "fixed", "--require-ok", *session.posargs)
 
 
+# pytest-xdist: one worker observes the case matrix and runs the tests that read it, while the
+# others run the rest file by file (tests/conftest.py groups them); `-n 0` after -- runs in one.
+PARALLEL = ("-n", "3", "--dist", "loadgroup")
+
+
 @nox.session(reuse_venv=True)
 def tests(session: nox.Session) -> None:
     """Run the test suite (pytest); extra arguments go to pytest."""
     install_project(session, "test", "docs", "bench")
-    session.run("pytest", *session.posargs)
+    session.run("pytest", *PARALLEL, *session.posargs)
 
 
 @nox.session(reuse_venv=True, default=False)
@@ -79,14 +112,14 @@ def lint(session: nox.Session) -> None:
 @nox.session(reuse_venv=True)
 def docs(session: nox.Session) -> None:
     """Build the documentation site into site/ with mkdocs --strict (from the recorded results)."""
-    install_project(session, "docs")
+    session.install("-e", ".[docs]")  # built from the recorded results: no torch, no case run
     session.run("mkdocs", "build", "--strict", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
 
 
 @nox.session(name="docs-serve", reuse_venv=True, default=False)
 def docs_serve(session: nox.Session) -> None:
     """Serve the documentation with live reload on http://127.0.0.1:8000."""
-    install_project(session, "docs")
+    session.install("-e", ".[docs]")
     session.run("mkdocs", "serve", *session.posargs, env={"NO_MKDOCS_2_WARNING": "1"})
 
 

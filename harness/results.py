@@ -179,6 +179,19 @@ def record(path: Path, newer: list[RunResult], environment: dict) -> ResultsFile
     return updated
 
 
+def recorded_durations(*paths: Path) -> dict[tuple[str, str, str], float]:
+    """How long each (case, variant, profile) took in the results files at `paths` that can be read
+    (the later file's figure where two have one): what the scheduler orders runs by."""
+    durations: dict[tuple[str, str, str], float] = {}
+    for path in paths:
+        try:
+            recorded = load(path).results
+        except (OSError, ValueError, ResultsError):
+            continue
+        durations.update({r.key: r.duration_s for r in recorded if r.duration_s})
+    return durations
+
+
 def _locked(path: Path) -> filelock.BaseFileLock:
     """An exclusive lock on `<path>.lock` (flock on POSIX, msvcrt locking on Windows)."""
     return filelock.FileLock(path.with_name(path.name + ".lock"))

@@ -21,10 +21,9 @@ from pathlib import Path
 import psutil
 import pytest
 
-from harness import scheduler
-from harness.cases import VARIANTS, discover
-from harness.profiles import PROFILES
+from harness.cases import discover
 from harness.run import processes, shm_leftovers
+from harness.scheduler import matrix_pass
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS_DIR = ROOT / "tests"
@@ -35,30 +34,45 @@ JOBS = max(2, os.cpu_count() or 1)
 MATRIX_JOBS = 2 * JOBS
 SESSION_VARIABLE = "DLP_TEST_SESSION"
 
-# Set at import, before any test starts a process: children inherit both.
+# Set at import, before any test starts a process: children inherit both. A pytest-xdist worker
+# inherits the controller's and adds its own name, so that no worker sees another's processes.
 os.environ.setdefault(SESSION_VARIABLE, uuid.uuid4().hex)
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER and not os.environ[SESSION_VARIABLE].endswith(f"-{XDIST_WORKER}"):
+    os.environ[SESSION_VARIABLE] += f"-{XDIST_WORKER}"
 SESSION = os.environ[SESSION_VARIABLE]
-SESSION_TMP = Path(tempfile.mkdtemp(prefix=f"dlp-tests-{SESSION[:8]}-"))
+SESSION_TMP = Path(tempfile.mkdtemp(prefix=f"dlp-tests-{SESSION[:8]}{XDIST_WORKER}-"))
 os.environ["TMPDIR"] = str(SESSION_TMP)
 tempfile.tempdir = str(SESSION_TMP)
+# The pass whose matrix the tests read: nox's (one per `nox` invocation), else this session's,
+# shared by its xdist workers (they inherit the controller's variable).
+os.environ.setdefault(matrix_pass.PASS_VARIABLE, str(SESSION_TMP / "matrix-pass"))
 
 
 def pytest_sessionfinish(session, exitstatus):
     shutil.rmtree(SESSION_TMP, ignore_errors=True)
 
 
+MATRIX_FIXTURES = {"matrix", "matrix_results", "matrix_reruns"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(config, items):
-    """Whatever runs the case matrix, or drives a browser, is slow: no test can forget to say so.
+    """Whatever reads the case matrix, or drives a browser, is slow: no test can forget to say so.
     The case matrix as stated in the tests was observed on Linux; tests marked `linux` (fork, POSIX
     signals and sessions, /proc, /dev/shm) are skipped elsewhere, with the reason."""
     not_linux = pytest.mark.skip(
         reason=f"needs Linux (fork, POSIX signals, /proc, /dev/shm); this is {sys.platform}"
     )
     for item in items:
-        if "matrix_results" in getattr(item, "fixturenames", ()):
+        reads_matrix = bool(MATRIX_FIXTURES & set(getattr(item, "fixturenames", ())))
+        if reads_matrix:
             item.add_marker(pytest.mark.linux)
-        if "matrix_results" in getattr(item, "fixturenames", ()) or item.get_closest_marker("browser"):
+        if reads_matrix or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+        # pytest-xdist (--dist loadgroup): the tests of one file share its module fixtures, and the
+        # tests that read the matrix one worker, which observes it while the others test the rest.
+        item.add_marker(pytest.mark.xdist_group("matrix" if reads_matrix else item.path.stem))
         if item.get_closest_marker("linux") and not sys.platform.startswith("linux"):
             item.add_marker(not_linux)
 
@@ -69,16 +83,22 @@ def catalog():
 
 
 @pytest.fixture(scope="session")
-def matrix_results(catalog):
-    """Every case × variant × profile, observed once (in parallel) for the whole session. The runs
-    under Wine come after the others, at most JOBS at once: with MATRIX_JOBS runs on 2 CPUs, 3 and
-    4 of the 38 Windows processes printed their result and then did not exit before the timeout, or
-    left a spawned child behind (two full suites here); at 2 at once, none of 76 did."""
-    native = [p for p in PROFILES.values() if not p.under_wine]
-    under_wine = [p for p in PROFILES.values() if p.under_wine]
-    results = scheduler.run_all(scheduler.plan(catalog, list(VARIANTS), native), MATRIX_JOBS)
-    results += scheduler.run_all(scheduler.plan(catalog, list(VARIANTS), under_wine), JOBS)
-    return {result.key: result for result in results}
+def matrix(catalog):
+    """Every case × variant × profile observed once for the whole pass (harness/matrix_pass.py):
+    by this session, or read from the pass folder where another process of the pass (a pytest
+    worker, or `nox -s tests` before `reproduce`) observed it."""
+    return matrix_pass.shared(catalog, MATRIX_JOBS, matrix_pass.pass_folder())
+
+
+@pytest.fixture(scope="session")
+def matrix_results(matrix):
+    return matrix.results
+
+
+@pytest.fixture(scope="session")
+def matrix_reruns(matrix):
+    """The second run of each linux (case, variant), in the folder of its first run."""
+    return matrix.reruns
 
 
 def needs_wine() -> None:

@@ -11,13 +11,15 @@ from harness import profiles, scheduler
 from harness.profiles import PROFILES
 from harness.run.runner import run_script
 from harness.run.settings import RunSettings
-from tests.conftest import SCRIPTS_DIR
+from tests.conftest import SCRIPTS_DIR, needs_wine
 
 pytestmark = [pytest.mark.slow, pytest.mark.linux]
 
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_start_method_reaches_parent_and_workers(profile):
+    if PROFILES[profile].under_wine:
+        needs_wine()
     method = PROFILES[profile].start_method
     observed = run_script(SCRIPTS_DIR / "probe_start_method.py", PROFILES[profile], RunSettings(timeout_s=60))
     assert observed.returncode == 0, observed.output

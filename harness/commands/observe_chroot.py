@@ -84,7 +84,7 @@ def refusal() -> str:
 def handle(args: argparse.Namespace, console: Console) -> int:
     refused = refusal()
     if refused:
-        console.print(f"[red]error:[/] {escape(refused)}")
+        console.print(f"[red]error:[/] {escape(refused)}", soft_wrap=True)
         return EXIT_USAGE
     statuses = [
         _observe(name, args.chroots.resolve() / f"chroot-{name}", console)
@@ -114,7 +114,7 @@ def _observe(name: str, root: Path, console: Console) -> int:
         try:
             done = step()
         except StepError as exc:
-            console.print(f"[red]error:[/] {escape(str(exc))}")
+            console.print(f"[red]error:[/] {escape(str(exc))}", soft_wrap=True)
             return EXIT_FAILED
         console.print(f"      {escape(done)} ({time.monotonic() - started:.0f} s)")
     if mismatched:

@@ -57,13 +57,19 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         except results.OlderSchemaError as exc:
             console.print(f"[yellow]note:[/] {escape(str(exc))}; this run's results will replace it")
     jobs = scheduler.plan(cases, variants, list(args.profiles), **arguments.overrides(args)) * args.repeat
+    recorded = {environment.default_results_path(results.RESULTS_DIR, env), results_path}
+    jobs = scheduler.longest_first(jobs, results.recorded_durations(*sorted(recorded)))
     console.print(
         f"Running {len(jobs)} runs ({len(cases)} cases × {len(variants)} variants × "
         f"{len(args.profiles)} profiles) on {args.jobs} parallel jobs; "
         f"Python {env['python']}, torch {env['torch']}"
     )
     outcome_table.print_platform_notes(console, list(args.profiles))
-    observed = _run_with_progress(console, jobs, args.jobs, width=max(len(case.name) for case in cases))
+    earlier = _observed_in_this_pass(console, jobs, args)
+    to_run = [job for job in jobs if _key(job) not in earlier]
+    width = max(len(case.name) for case in cases)
+    observed = [earlier[_key(job)] for job in jobs if _key(job) in earlier]
+    observed += _run_with_progress(console, to_run, args.jobs, width) if to_run else []
     outcome_table.print_report(console, observed, [p.name for p in args.profiles])
     if args.repeat > 1:
         console.print(outcome_table.agreement(observed, args.repeat))
@@ -74,6 +80,30 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     if args.require_ok:
         failed = _print_not_ok(console, observed) or failed
     return EXIT_FAILED if failed else EXIT_OK
+
+
+def _key(job) -> tuple[str, str, str]:
+    return (job.case.name, job.variant, job.profile.name)
+
+
+def _observed_in_this_pass(console: Console, jobs: list, args: argparse.Namespace) -> dict:
+    """The runs of `jobs` that a process of this verification pass (`nox -s tests` before
+    `reproduce` in one `nox` call) observed already, with the same settings: taken, not run again.
+    None with --timeout, --idle or --repeat, which ask for runs of their own."""
+    from harness.scheduler import matrix_pass
+
+    if arguments.overrides(args) or args.repeat > 1:
+        return {}
+    matrix = matrix_pass.read(matrix_pass.pass_folder())
+    if matrix is None:
+        return {}
+    taken = {_key(job): matrix.results[_key(job)] for job in jobs if _key(job) in matrix.results}
+    if taken:
+        console.print(
+            f"{len(taken)} of {len(jobs)} runs were observed earlier in this pass by the test suite, "
+            f"with the same code and settings ({escape(str(matrix_pass.pass_folder()))}): taken from there"
+        )
+    return taken
 
 
 def _run_with_progress(console: Console, jobs: list, workers: int, width: int) -> list:

@@ -36,6 +36,8 @@ WHEELS = (
 # _wmi.pyd, platform falls back to the registry.
 SET_ASIDE = ("DLLs/_wmi.pyd",)
 STEP_TIMEOUT_S = 1800
+BYTECODE_TAG = "cpython-313"
+BYTECODE_MARKER = "bytecode.done"
 PROBE = (
     "import json, platform, sys, torch, torch.multiprocessing as m; print(json.dumps({'python': "
     "platform.python_version(), 'platform': sys.platform, 'torch': torch.__version__, "
@@ -73,6 +75,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         ("the Windows CPython", _interpreter),
         ("torch's Windows wheels", _wheels),
         ("the Wine prefix", _prefix),
+        ("the bytecode of the standard library and the wheels", _bytecode),
         ("a check of the interpreter and torch", _describe),
     ]
     for number, (what, step) in enumerate(steps, 1):
@@ -161,6 +164,41 @@ def _prefix(root: Path) -> str:
     _run(["wineserver", "-w"], "wineserver -w", env=env)
     partial.rename(prefix)
     return f"made in {prefix}"
+
+
+def _bytecode(root: Path) -> str:
+    """Every module of the interpreter's standard library and of the wheels compiled once, by the
+    Windows interpreter itself (compileall, under Wine). pip compiled the wheels for this
+    machine's Python, not for 3.13, and where PYTHONDONTWRITEBYTECODE is set (CI) nothing writes
+    bytecode later: without this step each Windows process of a run compiles torch again."""
+    from harness.run import wine
+
+    marker = root / BYTECODE_MARKER
+    if marker.is_file():
+        return f"already compiled ({marker.read_text(encoding='utf-8').strip()})"
+    work = root / "compile"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    prefix = wine.new_prefix(work, root)
+    env = dict(os.environ, WINEPREFIX=str(prefix), **wine.WINE_VARIABLES)
+    folders = [wine.windows_path(root / PYTHON_FOLDER / "Lib"), wine.windows_path(root / "site")]
+    command = [wine.wine_binary(), str(wine.interpreter(root)), "-m", "compileall", "-q", "-j", "0"]
+    try:
+        # Exit 1 where a file does not compile (tests of setuptools written to fail): torch's
+        # own bytecode is checked instead.
+        subprocess.run(
+            [*command, *folders], capture_output=True, text=True, timeout=STEP_TIMEOUT_S, env=env, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise StepError(f"compileall under Wine: {exc}") from None
+    finally:
+        wine.end_prefix(prefix)
+        shutil.rmtree(work, ignore_errors=True)
+    compiled = len(list((root / "site").rglob(f"*.{BYTECODE_TAG}.pyc")))
+    if not (root / "site" / "torch" / "__pycache__" / f"__init__.{BYTECODE_TAG}.pyc").is_file():
+        raise StepError(f"compileall under Wine left no bytecode for torch in {root / 'site'}")
+    marker.write_text(f"{compiled} modules of the wheels\n", encoding="utf-8")
+    return f"{compiled} modules of the wheels compiled for CPython 3.13"
 
 
 def _describe(root: Path) -> str:

@@ -1,10 +1,11 @@
-"""Runs the case × variant × profile matrix, and single scripts, in parallel (harness/judge.py judges)."""
+"""Runs the case × variant × profile matrix, and single scripts, in parallel (harness/judge.py judges).
+
+`plan` makes the jobs, `execute` runs one and compares it with its case; `run_all` (pool.py) runs
+many in one pool; matrix_pass.py observes the whole matrix once per verification pass."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -137,23 +138,16 @@ def where_stopped() -> list[str]:
     ]
 
 
-def run_all(
-    tasks: list, workers: int, on_done: Callable[[RunResult], None] | None = None, run=execute
-) -> list[RunResult]:
-    """Runs `run(task)` for each task on `workers` threads (each waits on its own process tree)."""
-    results: list[RunResult] = []
-    ACTIVE_RUNS.open()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(run, task) for task in tasks]
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                result = future.result()
-                results.append(result)
-                if on_done:
-                    on_done(result)
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            ACTIVE_RUNS.end_all()
-            raise
-    return sorted(results, key=lambda r: r.key)
+from harness.scheduler.pool import WINE_AT_ONCE, lane, longest_first, run_all  # noqa: E402  (uses the above)
+
+__all__ = [
+    "WINE_AT_ONCE",
+    "Job",
+    "execute",
+    "lane",
+    "longest_first",
+    "observe",
+    "plan",
+    "run_all",
+    "settings_for",
+]

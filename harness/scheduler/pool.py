@@ -1,0 +1,132 @@
+"""One pool for every kind of run: native runs and runs under Wine side by side, the ones under
+Wine capped, the longest expected first."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import queue as _queue
+import threading
+from collections.abc import Callable
+
+from harness import profiles
+from harness.results import RunResult
+from harness.run.active_runs import ACTIVE_RUNS
+
+# Runs under Wine at once, whatever the number of jobs: with 4 beside 4 native runs on 2 CPUs, 3 and
+# 4 of the 38 Windows processes of a matrix printed their result and then did not exit before the
+# timeout, or left a spawned child behind (two full suites here); at 2 at once, none of 76 did.
+WINE_AT_ONCE = 2
+
+
+def lane(task) -> str | None:
+    """The lane a task runs in, whose runs at once are capped: "wine" for a run under Wine (a Job,
+    or a profile), None for the others."""
+    profile = getattr(task, "profile", task)
+    if isinstance(profile, str):
+        profile = profiles.PROFILES.get(profile)
+    return "wine" if getattr(profile, "under_wine", False) else None
+
+
+def longest_first(jobs: list, durations: dict[tuple[str, str, str], float]) -> list:
+    """The jobs, those expected to take longest first (so that no long run starts last); a job
+    that no results file timed counts as its profile's longest known."""
+    longest: dict[str, float] = {}
+    for (_, _, profile), seconds in durations.items():
+        longest[profile] = max(longest.get(profile, 0.0), seconds)
+
+    def expected(job) -> float:
+        key = (job.case.name, job.variant, job.profile.name)
+        return durations.get(key, longest.get(job.profile.name, 0.0))
+
+    return sorted(jobs, key=expected, reverse=True)
+
+
+def run_all(
+    tasks: list,
+    workers: int,
+    on_done: Callable[[RunResult], None] | None = None,
+    run=None,
+    caps: dict[str, int] | None = None,
+) -> list[RunResult]:
+    """Runs `run(task)` for each task, in the order given, on `workers` threads (each waits on its
+    own process tree), one pool for every kind of run: a thread takes the first task whose lane
+    (`lane`) is under its cap (`caps`, default: WINE_AT_ONCE runs under Wine), so native runs go on
+    beside the capped ones instead of after them."""
+    if run is None:
+        from harness.scheduler import execute as run
+    queue = _Queue(tasks, {"wine": WINE_AT_ONCE} if caps is None else caps)
+    finished: list = []
+    ACTIVE_RUNS.open()
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        futures = [pool.submit(_serve, queue, run) for _ in range(max(1, workers))]
+        try:
+            for result in queue.results():
+                finished.append(result)
+                if on_done:
+                    on_done(result)
+            for future in futures:
+                future.result()
+        except BaseException:
+            queue.close()
+            ACTIVE_RUNS.end_all()
+            raise
+    return sorted(finished, key=lambda r: r.key)
+
+
+def _serve(queue: _Queue, run) -> None:
+    """One thread: takes the next task it may run until none is left."""
+    while (task := queue.take()) is not None:
+        try:
+            queue.put(run(task))
+        except BaseException as exc:
+            queue.put(exc)
+            raise
+        finally:
+            queue.release(task)
+
+
+class _Queue:
+    """The tasks not yet started, what runs in each lane, and the results as they come."""
+
+    def __init__(self, tasks: list, caps: dict[str, int]) -> None:
+        self._pending = list(tasks)
+        self._left = len(self._pending)
+        self._caps = caps
+        self._running: dict[str | None, int] = {}
+        self._changed = threading.Condition()
+        self._done: _queue.SimpleQueue = _queue.SimpleQueue()
+
+    def take(self):
+        """The first pending task whose lane has room (waits for room); None when none is left."""
+        with self._changed:
+            while self._pending:
+                for index, task in enumerate(self._pending):
+                    name = lane(task)
+                    if self._running.get(name, 0) < self._caps.get(name, len(self._pending) + 1):
+                        self._running[name] = self._running.get(name, 0) + 1
+                        return self._pending.pop(index)
+                self._changed.wait()
+            return None
+
+    def release(self, task) -> None:
+        with self._changed:
+            self._running[lane(task)] -= 1
+            self._changed.notify_all()
+
+    def put(self, outcome) -> None:
+        self._done.put(outcome)
+
+    def results(self):
+        """Each result as it comes (in the calling thread); a task's exception is raised here."""
+        while self._left:
+            outcome = self._done.get()
+            self._left -= 1
+            if isinstance(outcome, BaseException):
+                raise outcome
+            yield outcome
+
+    def close(self) -> None:
+        """No further task starts (the runs in progress are ended by the caller)."""
+        with self._changed:
+            self._pending.clear()
+            self._changed.notify_all()
