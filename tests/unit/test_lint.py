@@ -14,7 +14,7 @@ import pytest
 from harness.lint import RULES, lint_source
 from harness.lint.facts import collect
 
-SAMPLES = Path(__file__).resolve().parent / "lint_samples"
+SAMPLES = Path(__file__).resolve().parents[1] / "lint_samples"
 MARK = re.compile(r"#\s*((?:DLP\d{3}\s*)+)")
 
 
@@ -110,7 +110,7 @@ def test_each_rule_points_at_the_case_whose_case_toml_lists_it():
 
 
 def test_the_readme_lists_every_rule_once_with_its_case():
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     rows = re.findall(r"^\| (DLP\d{3}) \| .* \| (\d{2}) \|$", readme, flags=re.M)
     assert rows == [(code, rule.case[:2]) for code, rule in RULES.items()]
 

@@ -16,16 +16,16 @@ import threading
 import urllib.parse
 import urllib.request
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
+from tests.site_results import UNDER_WINE, results_fixture
+
 pytest.importorskip("mkdocs", reason="the docs extra is not installed")
 
-from mkdocs.exceptions import PluginError
 
 from harness.cases import discover
-from harness.site import hook, pages
+from harness.site import pages
 
 
 def _profiles_recorded() -> int:
@@ -36,8 +36,12 @@ def _profiles_recorded() -> int:
     return len(results_data.reference(results_data.load_all(RESULTS_DIR)).profiles_run())
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+
+
 ARTIFACTS = Path(os.environ.get("DLP_ARTIFACTS", ROOT / "build" / "test-artifacts"))
+
+
 CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 
 
@@ -198,15 +202,6 @@ def test_a_damaged_bench_file_fails_the_build_naming_it(tmp_path):
     assert "linux-py3.11-torch9.json: damaged bench file" in completed.stderr
 
 
-def test_unknown_placeholder_fails_with_its_name():
-    page = SimpleNamespace(file=SimpleNamespace(src_uri="comparison.md"))
-    with pytest.raises(PluginError, match=r"comparison\.md: unknown placeholder 'dlp:no-such-table'"):
-        hook.on_page_markdown("text <!-- dlp:no-such-table --> text", page, None, None)
-
-
-# --- in a real browser -------------------------------------------------------------------------
-
-
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -249,7 +244,11 @@ def browser(tmp_path_factory):
 
 
 PAGES = ["", "comparison/", "cases/04_opencv_thread_deadlock/", "bench/", "start-method/", "cheatsheet/"]
+
+
 PAGES += [f"zh/{path}" for path in PAGES] + ["glossary/", "zh/glossary/"]
+
+
 SITE_NAMES = {"en": "DataLoader pitfalls", "zh": "DataLoader 多进程陷阱"}
 
 
@@ -354,93 +353,9 @@ def test_chinese_search_finds_chinese_words(browser, served, query, page, among)
     assert page in found[:among], found
 
 
-UNDER_WINE = "Windows binaries under Wine 8.0: CPython 3.13.2 win_amd64, torch 2.13.0+cpu win_amd64"
-
-
-def _results_fixture(folder: Path) -> list:
-    """A Linux results file (linux observed, windows under Wine, windows emulated) and a Windows one
-    (windows observed)."""
-    from harness import results
-    from harness.results import ResultsFile, RunResult
-    from harness.site import results_data
-
-    def run(case, profile, outcome, emulation="", matched=True):
-        return RunResult(
-            case=case,
-            variant="broken",
-            profile=profile,
-            outcome=outcome,
-            emulation=emulation,
-            matched=matched,
-        )
-
-    emulated = "spawn on Linux, Python 3.11; torch's file_system sharing strategy in every process"
-    linux = [
-        run("12_too_many_open_files", "linux", "crash"),
-        run("12_too_many_open_files", "windows", "ok", UNDER_WINE),
-        run("12_too_many_open_files", "windows-emulated", "ok", emulated),
-        run("01_missing_main_guard", "windows-emulated", "crash", emulated),
-    ]
-    windows = [run("01_missing_main_guard", "windows", "crash")]
-    linux_env = {"os": "linux", "python": "3.11.7", "torch": "2.13.0", "recorded_at": "2026-11-30"}
-    windows_env = {"os": "windows", "os_release": "11", "python": "3.12.7", "torch": "2.13.0"}
-    results.save(folder / "linux-py3.11-torch2.13.0.json", ResultsFile(linux_env, linux))
-    results.save(folder / "windows-py3.12-torch2.13.0.json", ResultsFile(windows_env, windows))
-    return results_data.load_all(folder)
-
-
-def test_a_results_file_from_windows_is_a_column_of_its_own(tmp_path):
-    from harness import confirmations
-    from harness.site import pages, results_data
-
-    recorded = _results_fixture(tmp_path)
-    reference = results_data.reference(recorded)
-    assert reference.system == "linux"
-    columns = results_data.observed_columns(recorded, reference)
-    assert [(r.system, p) for r, p in columns] == [("windows", "windows")]
-
-    def confirmed(*key):
-        return confirmations.confirmed(*key, results_dir=tmp_path)
-
-    table = pages.comparison_table(discover(), reference, columns, confirmed=confirmed).splitlines()
-    heads = table[0].split(" | ")
-    assert heads[2] == "Linux, Python ≤ 3.13<br><small>observed: Linux · Python 3.11.7 · torch 2.13.0</small>"
-    assert heads[3] == f"Windows<br><small>{UNDER_WINE}, on Linux</small>"
-    assert heads[4].startswith("Windows<br><small>observed: Windows 11 · Python 3.12.7 · torch 2.13.0")
-    assert heads[5].startswith(
-        "Windows, emulated on Linux<br><small>emulated on Linux, Python 3.11.7</small>"
-    )
-    rows = {row.split(" | ")[0].split("]")[0].lstrip("| ["): row.split(" | ") for row in table[2::2]}
-    guard = rows["01_missing_main_guard"]
-    assert "dlp-crash" in guard[4] and "dlp-crash" in guard[5], "observed and emulated, side by side"
-    assert "not recorded" in guard[3], "an emulated run is never shown in the Wine column"
-    descriptors = rows["12_too_many_open_files"]
-    assert "dlp-ok" in descriptors[3] and "not yet observed on Windows" in descriptors[3]
-    assert "dlp-ok" in descriptors[5] and "not yet observed on Windows" in descriptors[5]
-    assert "not recorded" in descriptors[4], "nothing is merged into a column it was not observed for"
-    assert "not yet observed" not in guard[5], "case 01 has no expectation of its own for windows"
-
-
-def test_a_native_run_that_matched_confirms_a_profile_expectation(tmp_path):
-    from harness import confirmations, results
-    from harness.results import ResultsFile, RunResult
-
-    native = RunResult(case="12_too_many_open_files", variant="broken", profile="windows", outcome="ok")
-    emulated = RunResult(**{**native.__dict__, "emulation": "spawn on Linux"})
-    windows_env = {"os": "windows", "python": "3.12.7"}
-    results.save(tmp_path / "emulated.json", ResultsFile({"os": "linux", "python": "3.11.7"}, [emulated]))
-    results.save(tmp_path / "unmatched.json", ResultsFile(windows_env, [native]))
-    assert not confirmations.confirmed("windows", "12_too_many_open_files", "broken", results_dir=tmp_path)
-    native.matched = True
-    results.save(tmp_path / "windows.json", ResultsFile(windows_env, [native]))
-    confirmations._confirmed.cache_clear()
-    assert confirmations.confirmed("windows", "12_too_many_open_files", "broken", results_dir=tmp_path)
-    assert not confirmations.confirmed("macos", "12_too_many_open_files", "broken", results_dir=tmp_path)
-
-
 @pytest.mark.slow
 def test_the_site_shows_an_observed_windows_column(tmp_path):
-    _results_fixture(tmp_path / "results")
+    results_fixture(tmp_path / "results")
     completed = build(tmp_path / "site", DLP_RESULTS_DIR=str(tmp_path / "results"))
     assert completed.returncode == 0, completed.stderr[-3000:]
     page = (tmp_path / "site" / "comparison" / "index.html").read_text()
@@ -468,133 +383,3 @@ def test_signatures_keep_their_underscores(site):
     page = (site / "comparison" / "index.html").read_text()
     assert "on &lt;module &#39;__main__&#39; (built-in)&gt;" in page or "&#95;&#95;main&#95;&#95;" in page
     assert "<strong>main</strong>" not in page and "<strong>getitem</strong>" not in page
-
-
-def test_the_overhead_shows_the_passes_behind_its_means():
-    from harness.site import bench_page
-
-    spent = {
-        "runs": 78,
-        "cases": ["01_missing_main_guard"],
-        "methods": ["fork"],
-        "full_matrix": True,
-        "parallel": 2,
-        "harness_s": 192.3,
-        "plain_s": 198.3,
-        "added": -0.0303,
-        "harness_passes_s": [196.3, 188.2],
-        "plain_passes_s": [197.5, 199.1],
-        "hang_latency": [{"run": "04 broken fork", "timeout_s": 20.0, "reported_after_s": 20.6}],
-    }
-    text = bench_page.overhead({"overhead_full_matrix": spent})
-    assert "the harness added **-3.0%**" in text
-    assert "harness 196.3, 188.2 s; plain loop 197.5, 199.1 s" in text
-    assert "| 04 broken fork | 20 s | 20.6 s |" in text
-    assert "own process" not in text  # recorded before the harness's CPU time was
-    text = bench_page.overhead(
-        {"overhead_full_matrix": {**spent, "harness_cpu_s": [6.5, 7.0], "harness_cpu_share": 0.0175}}
-    )
-    assert "The harness's own process used 6.5, 7.0 s of CPU per pass, 1.8% of the CPUs' time." in text
-    single = bench_page.overhead({"overhead": {**spent, "harness_passes_s": [1.0], "plain_passes_s": [1.0]}})
-    assert "passes each" not in single
-
-
-CHILD_EOF = """\
-Traceback (most recent call last):
-  File "Z:\\\\case\\\\broken.py", line 30, in <module>
-AttributeError: Can't get local object 'main.<locals>.<lambda>'
-Traceback (most recent call last):
-  File "<string>", line 1, in <module>
-  File "Z:\\\\python\\\\Lib\\\\multiprocessing\\\\spawn.py", line 132, in _main
-EOFError: Ran out of input
-Traceback (most recent call last):
-  File "<string>", line 1, in <module>
-EOFError: Ran out of input
-"""
-
-
-def test_a_case_page_says_what_windows_own_binaries_printed_under_wine(tmp_path):
-    from harness import results
-    from harness.results import ResultsFile, RunResult
-    from harness.site import results_data, windows_seen
-
-    case = next(c for c in discover() if c.name == "03_lambda_collate")
-    broken = RunResult(
-        case=case.name,
-        variant="broken",
-        profile="windows",
-        outcome="crash",
-        emulation=UNDER_WINE,
-        output_tail=CHILD_EOF,
-        duration_s=16.5,
-        signature="AttributeError: Can't get local object",
-    )
-    fixed = RunResult(case=case.name, variant="fixed", profile="windows", outcome="ok", emulation=UNDER_WINE)
-    emulated = RunResult(**{**broken.__dict__, "profile": "windows-emulated", "emulation": "spawn on Linux"})
-    env = {"os": "linux", "python": "3.11.7", "recorded_at": "2026-12-02"}
-    results.save(tmp_path / "wine.json", ResultsFile(env, [broken, fixed]))
-    results.save(tmp_path / "emulated.json", ResultsFile(env, [emulated]))
-    with_wine, emulated_only = (results_data.load_all(tmp_path)[i] for i in (1, 0))
-    text = windows_seen.block(case, with_wine)
-    assert UNDER_WINE in text and "`broken.py`: **crash** after 16 s." in text
-    assert "Can't get local object 'main.<locals>.<lambda>'\n    EOFError: Ran out of input\n" in text
-    assert text.count("EOFError") == 1, "each error line once"
-    assert "`fixed.py`: **ok**" in text
-    assert windows_seen.block(case, emulated_only) == "", "an emulated run never speaks for Windows"
-    page = pages.case_page(case)
-    assert page.index("<!-- dlp:on-windows -->") < page.index("## Why") and page.count("dlp:on-windows") == 1
-
-
-def test_every_cell_where_a_real_interpreter_corrected_the_emulation_is_listed(tmp_path):
-    from harness import results
-    from harness.results import ResultsFile, RunResult
-    from harness.site import differences, results_data
-
-    def run(case, profile, outcome, signature="", emulation=""):
-        return RunResult(case=case, variant="broken", profile=profile, outcome=outcome, signature=signature,
-                         emulation=emulation)  # fmt: skip
-
-    emulated = "forkserver on Linux, Python 3.11"
-    SHM, DIRS = (
-        "RuntimeError: unable to allocate shared memory(shm) for file",
-        "AssertionError: made 2 run directories:",
-    )
-    here = [
-        run("03_lambda_collate", "linux", "ok"),
-        run(
-            "03_lambda_collate", "linux-3.14", "crash", "AttributeError: Can't pickle local object", emulated
-        ),
-        run("12_too_many_open_files", "linux-3.14", "crash", "RuntimeError: Too many open files", emulated),
-        run(
-            "16_dev_shm_too_small",
-            "linux-3.14",
-            "crash",
-            f"{SHM} </torch_14450_2230201389_0>: No space",
-            emulated,
-        ),
-        run("08_module_side_effects", "linux-3.14", "wrong", f"{DIRS} ['20261202-041117-554737']", emulated),
-    ]
-    real = [
-        run("16_dev_shm_too_small", "linux-3.14", "crash", f"{SHM} </torch_727_326961040_0>: No space"),
-        run("08_module_side_effects", "linux-3.14", "wrong", f"{DIRS} ['20261202-083426-147814']"),
-        run(
-            "03_lambda_collate",
-            "linux-3.14",
-            "crash",
-            "_pickle.PicklingError: Can't pickle local object <function",
-        ),
-        run("12_too_many_open_files", "linux-3.14", "crash", "RuntimeError: Too many open files"),
-    ]
-    results.save(tmp_path / "linux-py3.11.json", ResultsFile({"os": "linux", "python": "3.11.7"}, here))
-    results.save(tmp_path / "linux-py3.14.json", ResultsFile({"os": "linux", "python": "3.14.10"}, real))
-    recorded = results_data.load_all(tmp_path)
-    reference = results_data.reference(recorded)
-    assert reference.environment["python"] == "3.11.7", "the file with the most profiles, not the latest"
-    compared = differences.pairs(reference, results_data.observed_columns(recorded, reference))
-    text = differences.listed(discover(), compared)
-    assert (
-        "`linux-3.14` observed (Linux · Python 3.14.10 · torch None) against `linux-3.14` emulated here"
-        in text
-    )
-    assert "cells that differ, 1." in text and text.count("| [") == 1, "pids and time stamps aside: " + text
-    assert "&#95;pickle.PicklingError" in text and "AttributeError: Can&#x27;t pickle local object" in text

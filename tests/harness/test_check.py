@@ -8,46 +8,9 @@ import time
 
 import pytest
 
-from harness.cases import discover
-from harness.diagnose import diagnose
-from harness.lint import lint_paths
-from harness.profiles import PROFILE_NAMES
 from tests.conftest import SCRIPTS_DIR, harness
 
 pytestmark = pytest.mark.linux
-
-CASES = discover()
-
-
-def diagnosed(case, variant, matrix_results):
-    runs = [matrix_results[(case.name, variant, profile)] for profile in PROFILE_NAMES]
-    findings = lint_paths([case.script(variant)], notebook=case.via_stdin)
-    return diagnose(CASES, runs, findings), findings
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_broken_case_is_diagnosed_as_itself_first(matrix_results, case):
-    found, _ = diagnosed(case, "broken", matrix_results)
-    assert found, f"{case.name}: nothing recognised"
-    assert found[0].case.name == case.name, [d.case.name for d in found]
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_fixed_case_is_clean(matrix_results, case):
-    found, findings = diagnosed(case, "fixed", matrix_results)
-    assert findings == [] and found == [], (findings, [d.case.name for d in found])
-
-
-# Rules that find another form of a case's mechanism than its broken.py shows (07's broken.py is a
-# notebook; DLP013 finds the same failure in a script, a class under the main guard).
-OTHER_FORMS = {"07_interactive_main_class": {"DLP013"}}
-
-
-def test_lint_flags_each_broken_case_that_has_a_rule():
-    for case in CASES:
-        rules = set(case.recognition.lint) - OTHER_FORMS.get(case.name, set())
-        flagged = {f.code for f in lint_paths([case.script("broken")], notebook=case.via_stdin)}
-        assert rules <= flagged, f"{case.name}: {rules - flagged} not flagged"
 
 
 # The profiles that run on this machine's own interpreter (the windows profile's Wine runs are
@@ -137,28 +100,6 @@ def test_unmatched_failure_is_reported_raw_not_guessed(tmp_path):
     assert completed.returncode == 1
     assert "No known pitfall matches" in completed.stdout and "my own configuration error" in completed.stdout
     assert "Known pitfall" not in completed.stdout
-
-
-@pytest.mark.parametrize(
-    ("args", "named"),
-    [
-        (["check", "no/such.py"], "no such script: no/such.py"),
-        (
-            ["check", "cases/01_missing_main_guard/fixed.py", "--batches", "0"],
-            "--batches must be a whole number",
-        ),
-        (["check", "cases/01_missing_main_guard/fixed.py", "--stall", "-1"], "--stall must be positive"),
-        (["lint", "no/such/dir"], "no such file or folder: no/such/dir"),
-    ],
-)
-def test_bad_input_is_one_line_and_exit_2(args, named):
-    completed = harness(*args)
-    assert completed.returncode == 2 and named in completed.stderr and "Traceback" not in completed.stderr
-
-
-def test_lint_cli_exit_status():
-    assert harness("lint", "cases/09_duplicated_randomness/broken.py").returncode == 1
-    assert harness("lint", "cases/09_duplicated_randomness/fixed.py").returncode == 0
 
 
 @pytest.mark.slow

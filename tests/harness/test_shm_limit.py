@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from harness import scheduler
-from harness.cases import CaseError, load_case
 from harness.outcomes import Outcome
 from harness.profiles import PROFILES
 from harness.run import private_shm
@@ -23,24 +22,6 @@ print("dev_shm_mb", size.f_blocks * size.f_frsize // (1 << 20))
 with open("/dev/shm/dlp-test-{marker}", "wb") as f:
     f.write(b"x" * (3 << 20))
 """
-
-
-def test_profiles_that_stand_for_windows_and_macos_are_skipped_with_the_reason():
-    for name in ("windows", "windows-emulated", "macos"):
-        reason = private_shm.unavailable(64, PROFILES[name])
-        assert reason.startswith(f"{PROFILES[name].title} has no /dev/shm to limit"), reason
-    assert private_shm.unavailable(None, PROFILES["windows-emulated"]) == ""
-
-
-def test_a_bad_size_in_case_toml_names_the_file(tmp_path):
-    folder = tmp_path / "99_bad_size"
-    folder.mkdir()
-    source = (Path(__file__).parent.parent / "cases" / "16_dev_shm_too_small" / "case.toml").read_text()
-    (folder / "case.toml").write_text(source.replace("dev_shm_mb = 64", "dev_shm_mb = -1"))
-    for variant in ("broken", "fixed"):
-        (folder / f"{variant}.py").write_text("")
-    with pytest.raises(CaseError, match=r"case\.toml: 'dev_shm_mb' must be positive"):
-        load_case(folder)
 
 
 @pytest.mark.slow

@@ -8,21 +8,8 @@ import time
 import pytest
 
 from harness import scheduler
-from harness.run import idleness
 from harness.run.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
-
-FUTEX = idleness.FUTEX_SYSCALL
-
-
-@pytest.mark.skipif(FUTEX is None, reason="futex's syscall number is not known on this machine")
-def test_only_a_futex_wait_with_no_timeout_waits_for_good():
-    assert idleness.waits_for_good(f"{FUTEX} 0x55c11ce324f0 0x189 0x0 0x0 0x0 0xffffffff 0x7ffd 0x7f70")
-    assert idleness.waits_for_good(f"{FUTEX} 0x55c11ce324f0 0x80 0x2 0x0 0x0 0x0 0x7ffd 0x7f70")
-    assert not idleness.waits_for_good(f"{FUTEX} 0x55c11ce324f0 0x189 0x0 0x7ffd0000 0x0 0x0 0x1 0x2")
-    assert not idleness.waits_for_good(f"{FUTEX} 0x55c11ce324f0 0x81 0x1 0x0 0x0 0x0 0x1 0x2")  # a wake
-    assert not idleness.waits_for_good("230 0x1 0x1 0x7f7041e4eab0 0x0 0x0 0x0 0x7f70 0x7f70")  # sleep
-    assert not idleness.waits_for_good("running")
 
 
 @pytest.mark.slow

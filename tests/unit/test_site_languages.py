@@ -13,7 +13,7 @@ import pytest
 from harness.cases import discover
 from harness.site import navigation, pages, wording
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 URL = re.compile(r"<https?://[^>]+>")
 

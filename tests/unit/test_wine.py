@@ -11,17 +11,16 @@ import os
 import shutil
 import types
 
-import psutil
 import pytest
 
 from harness import profiles, scheduler
 from harness.outcomes import Outcome
 from harness.run import wine
-from harness.run.runner import run_script
 from harness.run.settings import RunSettings
-from tests.conftest import needs_wine
 
 pytestmark = pytest.mark.linux
+
+
 WINE = profiles.PROFILES["windows"]
 
 
@@ -47,68 +46,6 @@ def test_the_windows_interpreter_is_given_its_paths_as_windows_names_them(tmp_pa
     assert windows["PYTHONPATH"] == "Z:\\a\\boot;Z:\\b"
     assert (windows["TMPDIR"], windows["DLP_PROBE_DIR"], windows["HOME"]) == ("/t", "Z:\\p", "/root")
     assert windows["WINEPREFIX"] == str(tmp_path / "prefix") and windows["WINEDEBUG"] == "-all"
-
-
-SAYS_WHERE = """\
-import multiprocessing.process, sys, platform
-print("platform", sys.platform, platform.python_version(), flush=True)
-try:
-    multiprocessing.process.BaseProcess(group=1)
-except AssertionError as exc:
-    print("stdlib assert fired:", exc, flush=True)
-"""
-
-WAITS = """\
-import time
-
-
-def wait_here():
-    time.sleep(600)
-
-
-wait_here()
-"""
-
-
-def _left_by_runs(script_name: str) -> set[int]:
-    """Wine processes whose run is over: their prefix (a run's own, in its folder) is gone, or they
-    still run the test's script. Other runs on the machine (with their prefixes) do not count."""
-    found = set()
-    for process in psutil.process_iter(["cmdline"]):
-        command = " ".join(process.info["cmdline"] or [])
-        if "wineserver" not in command and ".exe" not in command:
-            continue
-        try:
-            prefix = process.environ().get("WINEPREFIX", "")
-        except psutil.Error:
-            continue
-        if script_name in command or (prefix and not os.path.exists(prefix)):
-            found.add(process.pid)
-    return found
-
-
-def _run_under_wine(folder, name: str, source: str, timeout_s: float):
-    needs_wine()
-    script = folder / name
-    script.write_text(source)
-    return run_script(script, WINE, RunSettings(timeout_s=timeout_s, idle_s=None))
-
-
-@pytest.mark.slow
-def test_a_script_runs_under_the_windows_interpreter_with_its_asserts(tmp_path):
-    observed = _run_under_wine(tmp_path, "says_where.py", SAYS_WHERE, 60)
-    assert observed.returncode == 0, observed.output
-    assert "platform win32 3.13" in observed.output
-    assert "stdlib assert fired: group argument must be None for now" in observed.output
-
-
-@pytest.mark.slow
-def test_a_hang_under_wine_is_ended_with_its_stacks_and_nothing_left(tmp_path):
-    observed = _run_under_wine(tmp_path, "waits.py", WAITS, 20)
-    assert observed.timed_out, observed.output
-    stacks = "\n".join(observed.stacks.values())
-    assert "wait_here" in stacks and "waits.py" in stacks, stacks
-    assert _left_by_runs("waits.py") == set(), "a Wine process of the run outlived it"
 
 
 def test_preparing_without_wine_exits_2_saying_how_to_install_it(monkeypatch, capsys, tmp_path):
@@ -140,38 +77,6 @@ def test_each_process_is_named_by_the_one_marker_it_holds_that_no_other_claimed(
     windows._read_marker(_Holding(103, ["/elsewhere/56.pid"]))
     assert windows.windows_pid == {100: 32, 102: 48}
     assert windows.by_linux_pid({48: 1.5, 64: 2.0}) == {102: 1.5}
-
-
-TWO_WORKERS = """\
-import torch
-from torch.utils.data import DataLoader
-
-
-class Numbers(torch.utils.data.Dataset):
-    def __len__(self):
-        return 8
-
-    def __getitem__(self, index):
-        return torch.tensor(index)
-
-
-if __name__ == "__main__":
-    for batch in DataLoader(Numbers(), batch_size=2, num_workers=2, persistent_workers=True):
-        print(batch.tolist(), flush=True)
-"""
-
-
-@pytest.mark.slow
-def test_each_worker_memory_is_sampled_under_wine_from_its_start_of_service(tmp_path):
-    needs_wine()
-    script = tmp_path / "two_workers.py"
-    script.write_text(TWO_WORKERS)
-    observed = run_script(script, WINE, RunSettings(timeout_s=120, idle_s=None, memory_interval_s=0.2))
-    assert observed.returncode == 0, observed.output
-    workers = observed.memory["processes"].values()
-    assert len(workers) == 2, observed.memory
-    assert all(w["ready_s"] is not None and len(w["samples"]) >= 3 for w in workers), observed.memory
-    assert all(w["baseline_mb"] > 50 for w in observed.memory["workers"].values()), observed.memory
 
 
 def test_under_wine_a_need_is_the_windows_environments_and_wines_gaps_are_named(monkeypatch, tmp_path):

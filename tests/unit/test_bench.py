@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
-import time
 
 import pytest
-import torch
-from torch.utils.data import Dataset
 
-from fixes.autotune import loading_rate, recommend_num_workers, search
+from fixes.autotune import loading_rate, search
 from harness.bench import summary
 from tests.conftest import harness
+from tests.waiting_dataset import Waits
 
 pytestmark = pytest.mark.linux
+
 
 CURVES = {
     "compute-bound on 2 CPUs": [100, 100, 200, 195, 190],
@@ -53,17 +51,6 @@ def test_search_tries_loading_in_process_when_few_workers_win():
     assert search(lambda n: [100, 60, 80, 70, 60][n], start=2, most=4) == 0
 
 
-class Waits(Dataset):
-    """Each sample waits 10 ms, as storage answers: workers overlap their waits."""
-
-    def __len__(self):
-        return 64
-
-    def __getitem__(self, index):
-        time.sleep(0.01)
-        return torch.tensor(index)
-
-
 def test_loading_rate_drops_options_that_in_process_loading_refuses():
     rate = loading_rate(
         Waits(),
@@ -76,16 +63,6 @@ def test_loading_rate_drops_options_that_in_process_loading_refuses():
         multiprocessing_context="fork",
     )
     assert 60 < rate < 110  # one sample per 10 ms at most
-
-
-@pytest.mark.slow
-def test_recommend_picks_more_workers_for_a_dataset_that_waits():
-    choice = recommend_num_workers(Waits(), batch_size=4, max_workers=4, multiprocessing_context="fork")
-    assert choice.num_workers >= 3, str(choice)
-    assert choice.samples_per_s > 2.5 * 100 * 0.8  # 3–4 overlapped waits of 10 ms
-    assert choice.loader_kwargs() == {"num_workers": choice.num_workers, "persistent_workers": True}
-    assert len(choice.tried) < 5, f"tried every count: {choice}"
-    assert str(choice).startswith(f"num_workers={choice.num_workers}: ")
 
 
 def test_a_sweep_summary_counts_the_epochs_that_training_would_see():
@@ -118,47 +95,6 @@ def test_a_sweep_summary_counts_the_epochs_that_training_would_see():
         swept, {"num_workers": 2, "tried": {}, "seconds": 2.5}, heuristic_workers=2
     )
     assert judged["chosen"]["share_of_best"] == 1.0 and judged["share_of_sweep_time"] == 0.2
-
-
-@pytest.fixture(scope="module")
-def quick_bench(tmp_path_factory):
-    path = tmp_path_factory.mktemp("bench") / "bench.json"
-    started = time.monotonic()
-    completed = harness(
-        "bench", "--quick", "--results", str(path), timeout=600, env={**os.environ, "COLUMNS": "160"}
-    )
-    return completed, json.loads(path.read_text()), time.monotonic() - started
-
-
-@pytest.mark.slow
-def test_quick_bench_measures_every_setting_and_prints_the_ratios(quick_bench):
-    completed, data, seconds = quick_bench
-    assert completed.returncode == 0, completed.stderr[-3000:]
-    assert seconds < 240, f"the quick bench took {seconds:.0f} s (it should take under 2 minutes)"
-    for kind in ("cpu", "io"):
-        for method in ("fork", "forkserver", "spawn"):
-            swept = data["sweeps"][kind][method]
-            assert {row["key"] for row in swept["settings"]} == {
-                "0 workers",
-                "2 workers, not persistent, prefetch 2",
-                "2 workers, persistent, prefetch 2",
-            }
-            assert data["autotune"][kind][method]["chosen"]["share_of_best"] > 0
-    assert "Autotune: at least" in completed.stdout and "Harness overhead:" in completed.stdout
-    assert data["overhead"]["runs"] == 2 and data["overhead"]["plain_s"] > 0
-
-
-@pytest.mark.slow
-def test_quick_bench_shows_what_start_methods_cost(quick_bench):
-    _, data, _ = quick_bench
-    io_fork = data["sweeps"]["io"]["fork"]
-    assert summary.rate_of(io_fork, 2) > 1.5 * summary.rate_of(io_fork, 0), (
-        "two waiting workers: twice the rate"
-    )
-    spawn_first = data["sweeps"]["cpu"]["spawn"]["first_batch"]["2"]["median"]
-    fork_first = data["sweeps"]["cpu"]["fork"]["first_batch"]["2"]["median"]
-    assert spawn_first > fork_first + 0.5, "a spawned worker imports torch before its first batch"
-    assert data["startup"]["fork"]["0"]["median"] < data["startup"]["spawn"]["0"]["median"]
 
 
 @pytest.mark.parametrize(
@@ -282,16 +218,3 @@ def test_a_choice_measured_again_beside_the_best_is_judged_by_that_pair():
     assert judged["chosen"]["share_of_best"] == 0.983  # 590 / 600
     assert judged["chosen"]["share_of_best_in_sweep"] == 0.823
     assert judged["heuristic"]["share_of_best"] == 0.823, "the heuristic is judged by the sweep"
-
-
-@pytest.mark.slow
-def test_side_by_side_takes_turns_and_reports_each_epoch(capsys):
-    from harness.bench import measure
-
-    dataset = torch.utils.data.TensorDataset(torch.arange(64.0))
-    configs = [summary.recommended_config(0), summary.recommended_config(1)]
-    measure.side_by_side(dataset, "fork", configs, batch_size=8, rounds=3)
-    (line,) = capsys.readouterr().out.splitlines()
-    measured = json.loads(line)["side_by_side"]
-    assert [entry["config"] for entry in measured] == configs
-    assert all(len(entry["samples_per_s"]) == 3 and min(entry["samples_per_s"]) > 0 for entry in measured)
