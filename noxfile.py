@@ -76,9 +76,10 @@ def verify(session: nox.Session) -> None:
     session.run("python", "-m", "harness", "run", "--variant", "fixed", "--require-ok", *session.posargs)
 
 
-# pytest-xdist: one worker observes the case matrix and runs the tests that read it, while the
-# others run the rest file by file (tests/conftest.py groups them); `-n 0` after -- runs in one.
-PARALLEL = ("-n", "3", "--dist", "loadgroup")
+# One process: the tests run in turn while the case matrix is observed beside them from the start
+# (tests/conftest.py); on 2 CPUs more test processes only slow every run down. `-n 2` after --
+# runs them in two pytest-xdist workers, file by file.
+PARALLEL: tuple[str, ...] = ()
 
 
 @nox.session(reuse_venv=True)
@@ -125,7 +126,7 @@ def docs_serve(session: nox.Session) -> None:
 
 @nox.session(name="windows-env", reuse_venv=True, default=False)
 def windows_env(session: nox.Session) -> None:
-    """Prepare the Windows CPython and torch wheels that run under Wine (needs Wine; about 4 min)."""
+    """Prepare the Windows CPython and torch wheels that run under Wine (needs Wine; 2 to 5 min)."""
     session.install("-e", ".")
     session.run("python", "-m", "harness", "windows-env", *session.posargs)
 

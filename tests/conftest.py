@@ -54,9 +54,59 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 MATRIX_FIXTURES = {"matrix", "matrix_results", "matrix_reruns"}
+E2E = "tests/e2e/"  # the tests that read the matrix, and only they, live here
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_configure(config):
+    """The matrix is observed from the start of the session, in a thread of the process that
+    dispatches the tests, while the other tiers run; the tests that read it (tests/e2e, collected
+    last) then find it made, or wait for it. Under pytest-xdist that process is the controller, and
+    it starts once a worker has collected such a test."""
+    if not XDIST_WORKER:
+        config.pluginmanager.register(_MatrixEarly(), "dlp-matrix-early")
+
+
+class _MatrixEarly:
+    """Observes the pass's matrix in a process of its own (python -m harness.scheduler.matrix_pass)
+    with a test session id of its own, so that no test sees its runs and no test's clean-up ends
+    them; the `matrix` fixture reads it from the pass folder, waiting under its lock while it is
+    being made (harness/scheduler/matrix_pass.py)."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen | None = None
+
+    def start(self, nodeids) -> None:
+        if self.process is not None or not any(nodeid.startswith(E2E) for nodeid in nodeids):
+            return
+        folder = matrix_pass.pass_folder()
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / "early.log", "ab") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "harness.scheduler.matrix_pass", str(MATRIX_JOBS)],
+                cwd=ROOT,
+                env={**os.environ, SESSION_VARIABLE: f"{SESSION}-matrix"},
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        started = time.monotonic()  # its lock taken before any test can ask for the matrix
+        while not (folder / "matrix.lock").exists() and time.monotonic() - started < 30:
+            time.sleep(0.1)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_finish(self, session):
+        self.start(item.nodeid for item in session.items)  # without xdist (the controller has none)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids):
+        self.start(ids)
+
+    def pytest_sessionfinish(self, session, exitstatus):
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()  # interrupted before the matrix's readers came
+            self.process.wait()
+
+
 def pytest_collection_modifyitems(config, items):
     """Whatever reads the case matrix, or drives a browser, is slow: no test can forget to say so.
     The case matrix as stated in the tests was observed on Linux; tests marked `linux` (fork, POSIX
@@ -66,13 +116,12 @@ def pytest_collection_modifyitems(config, items):
     )
     for item in items:
         reads_matrix = bool(MATRIX_FIXTURES & set(getattr(item, "fixturenames", ())))
+        if reads_matrix and not item.nodeid.startswith(E2E):
+            raise pytest.UsageError(f"{item.nodeid} reads the case matrix: its place is {E2E}")
         if reads_matrix:
             item.add_marker(pytest.mark.linux)
         if reads_matrix or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
-        # pytest-xdist (--dist loadgroup): the tests of one file share its module fixtures, and the
-        # tests that read the matrix one worker, which observes it while the others test the rest.
-        item.add_marker(pytest.mark.xdist_group("matrix" if reads_matrix else item.path.stem))
         if item.get_closest_marker("linux") and not sys.platform.startswith("linux"):
             item.add_marker(not_linux)
 

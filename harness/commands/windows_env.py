@@ -176,29 +176,41 @@ def _bytecode(root: Path) -> str:
     marker = root / BYTECODE_MARKER
     if marker.is_file():
         return f"already compiled ({marker.read_text(encoding='utf-8').strip()})"
-    work = root / "compile"
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir()
-    prefix = wine.new_prefix(work, root)
-    env = dict(os.environ, WINEPREFIX=str(prefix), **wine.WINE_VARIABLES)
     folders = [wine.windows_path(root / PYTHON_FOLDER / "Lib"), wine.windows_path(root / "site")]
-    command = [wine.wine_binary(), str(wine.interpreter(root)), "-m", "compileall", "-q", "-j", "0"]
-    try:
-        # Exit 1 where a file does not compile (tests of setuptools written to fail): torch's
-        # own bytecode is checked instead.
-        subprocess.run(
-            [*command, *folders], capture_output=True, text=True, timeout=STEP_TIMEOUT_S, env=env, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise StepError(f"compileall under Wine: {exc}") from None
-    finally:
-        wine.end_prefix(prefix)
-        shutil.rmtree(work, ignore_errors=True)
+    # Exit 1 where a file does not compile (tests of setuptools written to fail): torch's own
+    # bytecode is checked instead.
+    _under_wine(root, ["-m", "compileall", "-q", "-j", "0", *folders], "compileall under Wine", check=False)
     compiled = len(list((root / "site").rglob(f"*.{BYTECODE_TAG}.pyc")))
     if not (root / "site" / "torch" / "__pycache__" / f"__init__.{BYTECODE_TAG}.pyc").is_file():
         raise StepError(f"compileall under Wine left no bytecode for torch in {root / 'site'}")
     marker.write_text(f"{compiled} modules of the wheels\n", encoding="utf-8")
     return f"{compiled} modules of the wheels compiled for CPython 3.13"
+
+
+def _under_wine(
+    root: Path, arguments: list[str], what: str, check: bool = True
+) -> subprocess.CompletedProcess:
+    """The Windows interpreter run once with `arguments`, in a Wine prefix of its own that is
+    removed afterwards (every Wine process of it ended)."""
+    from harness.run import wine
+
+    work = root / "probe"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    prefix = wine.new_prefix(work, root)
+    env = dict(os.environ, WINEPREFIX=str(prefix), **wine.WINE_VARIABLES)
+    command = [wine.wine_binary(), str(wine.interpreter(root)), *arguments]
+    try:
+        if check:
+            return _run(command, what, env=env)
+        return subprocess.run(
+            command, capture_output=True, text=True, timeout=STEP_TIMEOUT_S, env=env, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise StepError(f"{what}: {exc}") from None
+    finally:
+        wine.end_prefix(prefix)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def _describe(root: Path) -> str:
@@ -207,18 +219,7 @@ def _describe(root: Path) -> str:
 
     if (root / wine.DESCRIPTION_FILE).is_file():
         return f"already checked: {wine.describe(root)}"
-    probe_dir = root / "probe"
-    shutil.rmtree(probe_dir, ignore_errors=True)
-    probe_dir.mkdir()
-    probe = wine.new_prefix(probe_dir, root)
-    env = dict(os.environ, WINEPREFIX=str(probe), **wine.WINE_VARIABLES)
-    try:
-        done = _run(
-            [wine.wine_binary(), str(wine.interpreter(root)), "-c", PROBE], "the Windows interpreter", env=env
-        )
-    finally:
-        wine.end_prefix(probe)
-        shutil.rmtree(probe_dir, ignore_errors=True)
+    done = _under_wine(root, ["-c", PROBE], "the Windows interpreter")
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     if seen["platform"] != "win32":
         raise StepError(f"the interpreter says sys.platform is {seen['platform']!r}, not 'win32'")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import shutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,3 +106,22 @@ def read(folder: Path | None) -> Matrix | None:
     if any(made.environment.get(name) != here.get(name) for name in SAME_ENVIRONMENT):
         return None
     return Matrix({r.key: r for r in made.results}, {r.key: r for r in again.results})
+
+
+def main(argv: list[str]) -> int:
+    """`python -m harness.scheduler.matrix_pass [JOBS]`: the matrix of the pass that DLP_MATRIX_PASS
+    names, observed there (or found made): what the test suite starts ahead, in a process of its
+    own, so that its runs meet nothing of the tests' (their processes, their session id)."""
+    from harness.cases import discover
+
+    folder = pass_folder()
+    if folder is None:
+        print(f"{PASS_VARIABLE} names no pass folder", file=sys.stderr)
+        return 2
+    matrix = shared(discover(), int(argv[0]) if argv else 2 * (os.cpu_count() or 1), folder)
+    print(f"{len(matrix.results)} runs and {len(matrix.reruns)} reruns in {folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,61 @@
+"""The scheduler's one pool (harness/scheduler/pool.py): runs under Wine capped, native runs beside
+them, the longest expected first."""
+
+from __future__ import annotations
+
+import threading
+import time
+from types import SimpleNamespace
+
+from harness.scheduler import WINE_AT_ONCE, lane, longest_first, run_all
+
+WINE = SimpleNamespace(name="windows", under_wine=True)
+NATIVE = SimpleNamespace(name="linux", under_wine=False)
+
+
+def _job(case: str, profile) -> SimpleNamespace:
+    return SimpleNamespace(case=SimpleNamespace(name=case), variant="broken", profile=profile)
+
+
+def test_runs_under_wine_stay_under_their_cap_while_native_runs_go_beside_them():
+    running = {"wine": 0, None: 0}
+    most = {"wine": 0, None: 0}
+    beside = []
+    lock = threading.Lock()
+
+    def run(task):
+        with lock:
+            running[lane(task)] += 1
+            most[lane(task)] = max(most[lane(task)], running[lane(task)])
+            if lane(task) is None and running["wine"]:
+                beside.append(task.case.name)
+        time.sleep(0.05)
+        with lock:
+            running[lane(task)] -= 1
+        return SimpleNamespace(key=(task.case.name, "broken", task.profile.name))
+
+    tasks = [_job(f"w{i}", WINE) for i in range(6)] + [_job(f"n{i}", NATIVE) for i in range(6)]
+    results = run_all(tasks, 4, run=run)
+    assert len(results) == 12
+    assert most["wine"] == WINE_AT_ONCE, "never more runs under Wine at once than the cap"
+    assert most[None] >= 2 and beside, "native runs went on beside the capped ones, not after them"
+
+
+def test_a_failing_task_is_raised_in_the_caller():
+    def run(task):
+        raise ValueError(task.case.name)
+
+    try:
+        run_all([_job("boom", NATIVE)], 2, run=run)
+    except ValueError as exc:
+        assert str(exc) == "boom"
+    else:
+        raise AssertionError("the task's exception was lost")
+
+
+def test_the_longest_expected_run_goes_first_and_an_unknown_one_counts_as_its_profiles_longest():
+    jobs = [_job("short", NATIVE), _job("long", NATIVE), _job("new", WINE), _job("wine", WINE)]
+    durations = {("short", "broken", "linux"): 2.0, ("long", "broken", "linux"): 30.0}
+    durations[("wine", "broken", "windows")] = 40.0
+    order = [job.case.name for job in longest_first(jobs, durations)]
+    assert order == ["new", "wine", "long", "short"]
