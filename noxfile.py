@@ -76,9 +76,8 @@ def verify(session: nox.Session) -> None:
     session.run("python", "-m", "harness", "run", "--variant", "fixed", "--require-ok", *session.posargs)
 
 
-# One process: the tests run in turn while the case matrix is observed beside them from the start
-# (tests/conftest.py); on 2 CPUs more test processes only slow every run down. `-n 2` after --
-# runs them in two pytest-xdist workers, file by file.
+# One process: on 2 CPUs the case matrix alone keeps both busy, and more test processes only slow
+# every run down. `-n 2` after -- runs two pytest-xdist workers, file by file.
 PARALLEL: tuple[str, ...] = ()
 
 

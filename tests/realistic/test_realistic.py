@@ -172,7 +172,7 @@ def _slice_note() -> str:
 
 def test_the_busy_sample_holds_every_timed_diagnosis_and_rotates_over_all_scripts():
     timed = {s for s in SCRIPTS if _expected(s)["pitfalls"] & TIMED_CASES}
-    assert len(timed) >= 6 and all(timed <= set(busy_sample(day)) for day in range(ROTATION))
+    assert len(timed) >= 5 and all(timed <= set(busy_sample(day)) for day in range(ROTATION))
     assert {s.stem for s in SCRIPTS} >= TIMED_CORRECT, "every script named as timed exists"
     assert set().union(*(busy_sample(day) for day in range(ROTATION))) == set(SCRIPTS)
     assert len(busy_sample()) < len(SCRIPTS) / 2, "the busy pass is a sample"
