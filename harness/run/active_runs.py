@@ -25,6 +25,11 @@ class _ActiveRuns:
         self._closing = False
         self.stopped = []
 
+    def resume(self) -> None:
+        """The stopping is over (its runs ended, their pool shut): a later run may start again in
+        this process. `stopped` is kept for the report."""
+        self._closing = False
+
     def add(self, pid: int, run_id: str, session_id: int | None, probe_dir: Path, label: str) -> None:
         with self._lock:
             self._runs[pid] = (run_id, session_id, probe_dir, label)

@@ -57,19 +57,24 @@ def run_all(
     queue = _Queue(tasks, {"wine": WINE_AT_ONCE} if caps is None else caps)
     finished: list = []
     ACTIVE_RUNS.open()
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        futures = [pool.submit(_serve, queue, run) for _ in range(max(1, workers))]
-        try:
-            for result in queue.results():
-                finished.append(result)
-                if on_done:
-                    on_done(result)
-            for future in futures:
-                future.result()
-        except BaseException:
-            queue.close()
-            ACTIVE_RUNS.end_all()
-            raise
+    try:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            futures = [pool.submit(_serve, queue, run) for _ in range(max(1, workers))]
+            try:
+                for result in queue.results():
+                    finished.append(result)
+                    if on_done:
+                        on_done(result)
+                for future in futures:
+                    future.result()
+            except BaseException:
+                queue.close()
+                ACTIVE_RUNS.end_all()
+                raise
+    finally:
+        # Once the pool is shut, a run started later in this process (a test's, after a task
+        # failed here) must not be ended at launch as one started while stopping.
+        ACTIVE_RUNS.resume()
     return sorted(finished, key=lambda r: r.key)
 
 

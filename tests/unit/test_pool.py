@@ -7,6 +7,7 @@ import threading
 import time
 from types import SimpleNamespace
 
+from harness.run.active_runs import ACTIVE_RUNS
 from harness.scheduler import WINE_AT_ONCE, lane, longest_first, run_all
 
 WINE = SimpleNamespace(name="windows", under_wine=True)
@@ -51,6 +52,7 @@ def test_a_failing_task_is_raised_in_the_caller():
         assert str(exc) == "boom"
     else:
         raise AssertionError("the task's exception was lost")
+    assert not ACTIVE_RUNS._closing, "a run started later in this process is not ended at launch"
 
 
 def test_the_longest_expected_run_goes_first_and_an_unknown_one_counts_as_its_profiles_longest():
