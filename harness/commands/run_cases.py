@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import time
 from pathlib import Path
 
@@ -27,9 +26,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("cases", nargs="*", metavar="CASE", help="number, slug or folder name (default: all)")
     parser.add_argument("--variant", choices=[*VARIANTS, "both"], default="both")
     arguments.add_profiles(parser)
-    # Twice the CPUs: a run waits as well as computes (a worker's start, a shutdown, an idle hang),
-    # and one pool serves them all, the runs under Wine capped (harness/scheduler/pool.py).
-    arguments.add_jobs(parser, 2 * (os.cpu_count() or 1))
+    arguments.add_jobs(parser)
     arguments.add_timeout(parser, None, "per run")
     arguments.add_idle(parser)
     parser.add_argument(
