@@ -31,6 +31,10 @@ def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):
             "broken",
             "--idle",
             "0",
+            # every profile at once: the longest runs go first, so with fewer jobs the fork run
+            # could still be waiting for a slot when the interruption comes
+            "--jobs",
+            "5",
             "--results",
             str(results),
         ],
@@ -40,7 +44,7 @@ def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
     )
-    time.sleep(6)  # the runs are going: the fork one is hanging, the others start workers
+    time.sleep(8)  # the runs are going: the fork one is hanging, the others start workers
     running.send_signal(signal.SIGINT)
     started = time.monotonic()
     _, stderr = running.communicate(timeout=30)
