@@ -21,16 +21,21 @@ class Samples(Dataset):
 
 def main():
     logging.basicConfig(filename="train.log", filemode="w", level=logging.INFO)  # a new log each run
+    logger.info("training starts")
     loader = DataLoader(Samples(), batch_size=4, num_workers=2)
-    for batch in loader:
-        pass  # a training step
+    for step, batch in enumerate(loader):
+        logger.info("step %d done", step)  # a training step
+    logger.info("training ends")
     logging.shutdown()
     with open("train.log") as log:
-        warnings = [line for line in log if "is corrupt" in line]
-    print(f"train.log holds {len(warnings)} of {len(CORRUPT)} warnings")
+        lines = log.read().splitlines()
+    warnings = [line for line in lines if "is corrupt" in line]
+    own = [line for line in lines if "training" in line or "step" in line]
+    print(f"train.log holds {len(warnings)} of {len(CORRUPT)} warnings and {len(own)} of main()'s 4 records")
     assert len(warnings) == len(CORRUPT), (
         f"train.log holds {len(warnings)} of the workers' {len(CORRUPT)} warnings: their records were lost"
     )
+    assert len(own) == 4, f"train.log holds {len(own)} of main()'s 4 records: the others were overwritten"
 
 
 if __name__ == "__main__":

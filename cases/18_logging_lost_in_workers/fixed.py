@@ -22,24 +22,30 @@ class Samples(Dataset):
 def setup_logging(worker_id=None):
     """Called in the main process and, as worker_init_fn, in each worker: spawned workers start bare.
 
-    The main process starts a new log; workers append to it. basicConfig does nothing where logging
+    Every process appends (basicConfig's default mode, "a"); one that opened the file with "w" would
+    write at its own offset, over what the others appended. basicConfig does nothing where logging
     is already set up (forked workers)."""
-    mode = "w" if worker_id is None else "a"
-    logging.basicConfig(filename="train.log", filemode=mode, level=logging.INFO)
+    logging.basicConfig(filename="train.log", level=logging.INFO)
 
 
 def main():
+    open("train.log", "w").close()  # a new log each run: emptied once, before any process writes
     setup_logging()
+    logger.info("training starts")
     loader = DataLoader(Samples(), batch_size=4, num_workers=2, worker_init_fn=setup_logging)
-    for batch in loader:
-        pass  # a training step
+    for step, batch in enumerate(loader):
+        logger.info("step %d done", step)  # a training step
+    logger.info("training ends")
     logging.shutdown()
     with open("train.log") as log:
-        warnings = [line for line in log if "is corrupt" in line]
-    print(f"train.log holds {len(warnings)} of {len(CORRUPT)} warnings")
+        lines = log.read().splitlines()
+    warnings = [line for line in lines if "is corrupt" in line]
+    own = [line for line in lines if "training" in line or "step" in line]
+    print(f"train.log holds {len(warnings)} of {len(CORRUPT)} warnings and {len(own)} of main()'s 4 records")
     assert len(warnings) == len(CORRUPT), (
         f"train.log holds {len(warnings)} of the workers' {len(CORRUPT)} warnings: their records were lost"
     )
+    assert len(own) == 4, f"train.log holds {len(own)} of main()'s 4 records: the others were overwritten"
 
 
 if __name__ == "__main__":

@@ -196,3 +196,12 @@ def test_cuda_case_is_skipped_without_a_gpu_never_ok(matrix_results, variant, pr
     assert result.outcome == "skipped"
     assert result.matched is None, "a skipped run is neither a match nor a mismatch"
     assert result.expected_unverified, "GPU expectations stay marked unverified until observed"
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+def test_case_18s_fix_keeps_every_record_while_the_main_process_logs_too(matrix_results, profile):
+    """The main process logs before, during and after the epoch; every process appends to one file,
+    emptied once before any of them writes: no record of a worker or of main() is overwritten."""
+    result = matrix_results[("18_logging_lost_in_workers", "fixed", profile)]
+    _skip_without_wine(profile, result)
+    assert "train.log holds 4 of 4 warnings and 4 of main()'s 4 records" in result.output_tail, result.output_tail
