@@ -20,12 +20,23 @@ from harness.commands import (
     observe_chroot,
     run_cases,
     run_script,
+    site_figures,
     windows_env,
 )
 from harness.commands.arguments import EXIT_USAGE, Parser, UsageError
 from harness.results import ResultsError
 
-COMMANDS = (list_cases, run_cases, run_script, check_script, lint_files, bench, windows_env, observe_chroot)
+COMMANDS = (
+    list_cases,
+    run_cases,
+    run_script,
+    check_script,
+    lint_files,
+    bench,
+    windows_env,
+    observe_chroot,
+    site_figures,
+)
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 # Ended as Ctrl-C ends it: every run stopped, no results recorded. SIGKILL is for the watchdog.
 STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))

@@ -189,8 +189,8 @@ PROFILES = {
                 "shared memory without /dev/shm, Apple's libraries (Accelerate, Objective-C) in forked "
                 "processes, or the resource tracker that torch leaks at exit on Python 3.12.2+. It keeps "
                 "what Linux and macOS share: each spawned worker starts `torch_shm_manager`, which holds "
-                "the worker's spawn sentinel open, so the DataLoader waits 5 s per worker at shutdown; "
-                "pytorch #81794 reports that wait, but it is not yet observed on a Mac here."
+                "the worker's spawn sentinel open, so the DataLoader waits 5 s per worker at shutdown "
+                "(on a Mac inferred from the same code path, not observed there)."
             ),
             sharing_strategy="file_system",
         ),

@@ -5,7 +5,8 @@ Registered in mkdocs.yml under `hooks:`. The site is built from a staging copy o
 holds the generated pages as real files, so that the i18n plugin (mkdocs-static-i18n) sees them
 as it sees any page: `cases/NN_slug.md` from the case's README.md, `cases/NN_slug.zh.md` from its
 README.zh.md. A page or case README in one language only, a case without README, a case in no
-lesson, a results file that fails its schema check, or an unknown placeholder fails the build with
+lesson, a results file that fails its schema check, an unknown placeholder or a figure that the results
+do not give (harness/site/figures.py) fails the build with
 a message that names it. DLP_CASES_DIR and DLP_RESULTS_DIR point it at other folders (the tests
 use them); bench figures come from the `bench/` folder inside the results folder.
 """
@@ -28,6 +29,7 @@ from harness.results import RESULTS_DIR, ResultsError
 from harness.site import (
     bench_page,
     differences,
+    figures,
     navigation,
     pages,
     plots,
@@ -142,7 +144,18 @@ def on_page_markdown(markdown, page, config, files):
         return render(page)
 
     with wording.language(_language(config)):
-        return PLACEHOLDER.sub(fill, markdown)
+        return PLACEHOLDER.sub(fill, _figures(markdown, page))
+
+
+def _figures(markdown: str, page) -> str:
+    """The page's measured figures as the results files and case settings give them now."""
+    if not figures.SPAN.search(markdown):
+        return markdown
+    sources = figures.Sources(_state["cases"], _state["recorded"], _state["reference"])
+    try:
+        return figures.figures_only(markdown, sources, page.file.src_uri)
+    except figures.FigureError as exc:
+        raise PluginError(str(exc)) from None
 
 
 def _case_of(page):

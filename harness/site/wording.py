@@ -284,6 +284,11 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "| 差异 | fork | forkserver（3.14.1+） | spawn | 对应案例 | ",
     },
     "cause.column": {"en": "broken, {profile}", "zh": "broken，{profile}"},
+    # A figure whose runs were all skipped (harness/site/figures.py).
+    "figure.unrecorded": {
+        "en": "(not recorded: skipped where the results were recorded)",
+        "zh": "（未记录：记录结果的机器上跳过了这些运行）",
+    },
     # Plots that are missing.
     "plot.missing": {
         "en": '!!! warning "No {what} to draw"\n'
@@ -339,7 +344,7 @@ PROFILE_TEXT = {
             "进程里的 Apple 库（Accelerate、Objective-C），以及 Python 3.12.2+ 上 torch 退出时泄漏的"
             "resource tracker。它保留了 Linux 和 macOS 共有的行为：每个 spawn 出来的 worker 都会启动 "
             "`torch_shm_manager`，它一直占着 worker 的 spawn 哨兵管道，于是 DataLoader 关闭时每个 worker "
-            "都要等 5 秒；pytorch #81794 报告过这段等待，但本项目还没有在 Mac 上实际观察到。",
+            "都要等 5 秒（在 Mac 上这是从同一代码路径推断的，还没有在 Mac 上实际观察到）。",
         ),
     }
 }

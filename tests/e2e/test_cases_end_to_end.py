@@ -26,7 +26,7 @@ GUARD = (
     r"^RuntimeError: An attempt has been made to start a new process"
     r" before the current process has finished its bootstrapping phase"
 )
-OPEN_FILE = r"^TypeError: cannot pickle '(_io\.)?TextIOWrapper' (object|instances)$"  # 3.13: instances
+OPEN_FILE = r"^TypeError: cannot pickle '(_io\.)?TextIOWrapper' (object|instances)$"  # 3.12+: instances
 LAMBDA = r"^AttributeError: Can't (pickle|get) local object 'main\.<locals>\.<lambda>'$"
 
 # (case, variant) -> {start method: (outcome, signature pattern or None)}; _profiles() turns them into
@@ -204,4 +204,6 @@ def test_case_18s_fix_keeps_every_record_while_the_main_process_logs_too(matrix_
     emptied once before any of them writes: no record of a worker or of main() is overwritten."""
     result = matrix_results[("18_logging_lost_in_workers", "fixed", profile)]
     _skip_without_wine(profile, result)
-    assert "train.log holds 4 of 4 warnings and 4 of main()'s 4 records" in result.output_tail, result.output_tail
+    assert "train.log holds 4 of 4 warnings and 4 of main()'s 4 records" in result.output_tail, (
+        result.output_tail
+    )

@@ -355,7 +355,10 @@ def test_chinese_search_finds_chinese_words(browser, served, query, page, among)
 
 @pytest.mark.slow
 def test_the_site_shows_an_observed_windows_column(tmp_path):
-    results_fixture(tmp_path / "results")
+    # the committed files (the course's figures read them), the fixture's Windows file beside them
+    shutil.copytree(ROOT / "results", tmp_path / "results")
+    results_fixture(tmp_path)
+    shutil.copy(tmp_path / "windows-py3.12-torch2.13.0.json", tmp_path / "results")
     completed = build(tmp_path / "site", DLP_RESULTS_DIR=str(tmp_path / "results"))
     assert completed.returncode == 0, completed.stderr[-3000:]
     page = (tmp_path / "site" / "comparison" / "index.html").read_text()
@@ -383,3 +386,34 @@ def test_signatures_keep_their_underscores(site):
     page = (site / "comparison" / "index.html").read_text()
     assert "on &lt;module &#39;__main__&#39; (built-in)&gt;" in page or "&#95;&#95;main&#95;&#95;" in page
     assert "<strong>main</strong>" not in page and "<strong>getitem</strong>" not in page
+
+
+@pytest.mark.slow
+def test_a_figure_in_the_prose_follows_its_results_file(tmp_path):
+    """Re-recording the results re-writes the prose: a duration and a memory figure changed in the
+    reference results file change the pages that quote them, in both languages."""
+    from harness.results import RESULTS_DIR
+    from harness.site import results_data
+
+    results = tmp_path / "results"
+    shutil.copytree(RESULTS_DIR, results)
+    reference = results / results_data.reference(results_data.load_all(RESULTS_DIR)).path.name
+    data = json.loads(reference.read_text())
+    under_wine = [r for r in data["results"] if r["profile"] == "windows" and r["outcome"] != "skipped"]
+    under_wine[0]["duration_s"] = 987.6
+    (leak,) = [
+        r
+        for r in data["results"]
+        if r["case"] == "06_memory_growth" and r["variant"] == "broken" and r["profile"] == "linux"
+    ]
+    for worker in leak["memory"]["workers"].values():
+        worker["growth_mb"] = 432.1
+    reference.write_text(json.dumps(data))
+    completed = build(tmp_path / "site", DLP_RESULTS_DIR=str(results))
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    for lang in ("", "zh/"):
+        comparison = (tmp_path / "site" / lang / "comparison" / "index.html").read_text()
+        assert re.search(r"\d+\.\d–988 s", comparison), "the Wine durations' range, from the changed file"
+        memory = (tmp_path / "site" / lang / "cases" / "06_memory_growth" / "index.html").read_text()
+        assert "<strong>432 MB</strong>" in memory, "the table's growth under fork"
+        assert "dlp:fig" not in memory, "the markers are gone from the page"
