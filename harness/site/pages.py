@@ -384,9 +384,10 @@ def cause_table(cases: list[Case], reference: Recorded | None) -> str:
     heads = " | ".join(t("cause.column", profile=profile) for profile in CAUSE_PROFILES)
     rows = [t("cause.head") + heads + " |", "|---" * (5 + len(CAUSE_PROFILES)) + "|"]
     words = wording.CAUSES.get(wording.current())
-    causes = (
-        CAUSES if words is None else [(*row, cause[-1]) for row, cause in zip(words, CAUSES, strict=True)]
-    )
+    missing = [cause[0] for cause in CAUSES if words is not None and cause[0] not in words]
+    if missing:
+        raise KeyError(f"the cause table has no {wording.current()} words for: {', '.join(missing)}")
+    causes = CAUSES if words is None else [(*words[cause[0]], cause[-1]) for cause in CAUSES]
     for aspect, fork, forkserver, spawn, name in causes:
         case = by_name.get(name)
         if case is None:

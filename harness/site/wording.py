@@ -320,7 +320,7 @@ PROFILE_TEXT = {
             "（free-threaded）构建，以及 torch 在 3.14 上的不同行为。",
         ),
         "windows": (
-            "不强加任何东西：由 Windows 官方的 CPython 和 torch 的 Windows wheel 运行脚本，"
+            "不做任何改动：由 Windows 官方的 CPython 和 torch 的 Windows wheel 运行脚本，"
             "spawn 和 torch 的 `file_system` 共享策略是因为 Windows 本来就只有它们。"
             "在 Windows 上原生运行；在 Linux 上通过 Wine 运行同样的二进制文件。",
             "在 Wine 下二进制文件是 Windows 的，系统却不是：Windows 自己的进程创建及其开销（Wine 的耗时不是 "
@@ -349,46 +349,77 @@ PROFILE_TEXT = {
     }
 }
 
-# The differences between the start methods (pages.CAUSES), in the other languages, row by row.
+# The differences between the start methods (pages.CAUSES), in the other languages, by the English
+# aspect of each row (a row added in English without its translation fails the build).
 CAUSES = {
-    "zh": [
-        ("进程如何启动", "复制正在运行的父进程", "从一个已导入主脚本的服务进程 fork", "启动全新的解释器"),
-        (
+    "zh": {
+        "Process start": (
+            "进程如何启动",
+            "复制正在运行的父进程",
+            "从一个已导入主脚本的服务进程 fork",
+            "启动全新的解释器",
+        ),
+        "Main script run again": (
             "主脚本是否再次运行",
             "从不",
             "在服务进程里运行一次，名为 `__mp_main__`",
             "每个 worker 里都运行一次，名为 `__mp_main__`",
         ),
-        ("模块顶层的副作用", "只发生一次", "发生两次：脚本本身和服务进程", "每个 worker 里都再发生一次"),
-        (
+        "Top-level side effects": (
+            "模块顶层的副作用",
+            "只发生一次",
+            "发生两次：脚本本身和服务进程",
+            "每个 worker 里都再发生一次",
+        ),
+        "Pickling needs": (
             "需要 pickle 的对象",
             "无：对象直接被复制",
             "Dataset、collate_fn、worker_init_fn",
             "Dataset、collate_fn、worker_init_fn",
         ),
-        ("Notebook 里定义的类", "随进程一起被复制", "无法导入：找不到", "无法导入：找不到"),
-        ("打开的文件和句柄", "被继承，读写位置共享", "无法 pickle", "无法 pickle"),
-        ("线程和锁", "被复制，但线程没有跟过来", "服务进程自己的：脚本顶层启动的那些", "干干净净地开始"),
-        (
+        "Classes defined in a notebook": (
+            "Notebook 里定义的类",
+            "随进程一起被复制",
+            "无法导入：找不到",
+            "无法导入：找不到",
+        ),
+        "Open files and handles": (
+            "打开的文件和句柄",
+            "被继承，读写位置共享",
+            "无法 pickle",
+            "无法 pickle",
+        ),
+        "Threads and locks": (
+            "线程和锁",
+            "被复制，但线程没有跟过来",
+            "服务进程自己的：脚本顶层启动的那些",
+            "从全新状态开始",
+        ),
+        "Library thread pools": (
             "库的线程池",
-            "被复制成半死不活的状态（OpenCV、OpenMP）",
+            "被复制后处于不一致状态（OpenCV、OpenMP）",
             "服务进程的，如果脚本顶层用过它们",
             "每个 worker 自己新建",
         ),
-        (
+        "Memory inheritance": (
             "内存继承",
-            "写时复制共享，但读操作也会弄脏页面",
+            "写时复制共享，但读操作也会触发页面复制",
             "服务进程导入的内容共享；Dataset 每个 worker 一份拷贝",
             "每个 worker 一份完整拷贝",
         ),
-        (
+        "Start-up cost per worker": (
             "每个 worker 的启动开销",
             "毫秒级",
             "fork 一次服务进程，加上 pickle 后的 Dataset",
             "一个解释器、torch，加上 pickle 后的 Dataset",
         ),
-        ("Dataset 上的随机数生成器", "以相同状态被复制", "以相同状态被复制", "以相同状态被复制"),
-    ]
+        "Random generators on the Dataset": (
+            "Dataset 上的随机数生成器",
+            "以相同状态被复制",
+            "以相同状态被复制",
+            "以相同状态被复制",
+        ),
+    }
 }
 
 # The bench page's generated sentences and tables.

@@ -29,8 +29,16 @@ def test_every_generated_text_exists_in_every_language_with_the_same_fields():
     for title, intro, _ in wording.LESSONS:
         assert set(title) == set(intro) == set(wording.LANGUAGES)
     for lang in wording.LANGUAGES:
-        if lang != wording.DEFAULT:
-            assert len(wording.CAUSES[lang]) == len(pages.CAUSES)
+        if lang != wording.DEFAULT:  # each row's words by its English aspect, none left over
+            assert set(wording.CAUSES[lang]) == {cause[0] for cause in pages.CAUSES}
+            assert all(len(words) == 4 for words in wording.CAUSES[lang].values())
+
+
+def test_a_cause_row_added_in_english_only_fails_naming_it(monkeypatch):
+    added = ("Signals", "inherited", "inherited", "default", "01_missing_main_guard")
+    monkeypatch.setattr(pages, "CAUSES", [*pages.CAUSES[:2], added, *pages.CAUSES[2:]])
+    with wording.language("zh"), pytest.raises(KeyError, match="no zh words for: Signals"):
+        pages.cause_table(discover(), None)
 
 
 def test_text_renders_in_the_current_language_and_names_an_unknown_one():
