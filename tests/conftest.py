@@ -190,23 +190,16 @@ def one_line_error(completed: subprocess.CompletedProcess) -> str:
 
 def _ours(process: psutil.Process) -> bool:
     try:
-        environ = process.environ()
-    except psutil.Error:
+        environ = processes.environ(process)
+    except (psutil.Error, OSError):
         return False
     return processes.RUN_ID_VARIABLE in environ and environ.get(SESSION_VARIABLE) == SESSION
 
 
 def run_processes_alive() -> list[psutil.Process]:
     """The processes of runs that this test session started and that are still alive."""
-    alive = [p for p in psutil.process_iter() if p.pid != os.getpid() and _ours(p)]
-    return [p for p in alive if _running(p)]
-
-
-def _running(process: psutil.Process) -> bool:
-    try:
-        return process.status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return False
+    ours = [p for p in psutil.process_iter() if p.pid != os.getpid() and _ours(p)]
+    return [p for p in ours if processes.alive(p)]  # a zombie whose threads still run is alive
 
 
 def run_dirs() -> set[str]:

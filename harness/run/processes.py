@@ -35,9 +35,38 @@ def _belongs(process: psutil.Process, run_id: str, session_id: int | None) -> bo
     try:
         if session_id is not None and hasattr(os, "getsid") and os.getsid(process.pid) == session_id:
             return True
-        return process.environ().get(RUN_ID_VARIABLE) == run_id
+        return environ(process).get(RUN_ID_VARIABLE) == run_id
     except (psutil.Error, OSError):
         return False
+
+
+def environ(process: psutil.Process) -> dict[str, str]:
+    """The process's environment; where its main thread has exited and others still run (a zombie
+    leader, below), read through one of those threads (Linux)."""
+    try:
+        found = process.environ()
+    except psutil.ZombieProcess:
+        found = {}
+    if found or not _live_threads(process):
+        return found
+    for task in _live_threads(process):
+        with contextlib.suppress(OSError):
+            raw = Path(f"/proc/{process.pid}/task/{task}/environ").read_bytes().decode(errors="replace")
+            return dict(item.split("=", 1) for item in raw.split("\0") if "=" in item)
+    return found
+
+
+def _live_threads(process: psutil.Process) -> list[int]:
+    """The thread ids of a zombie whose other threads still run: its main thread exited, the
+    process did not. Wine leaves such a `winedevice.exe` when a run's Wine session is ended while
+    busy: a thread of a driver polls on, using CPU, until it is killed. [] for any other process."""
+    try:
+        if process.status() != psutil.STATUS_ZOMBIE:
+            return []
+        tasks = [int(t) for t in os.listdir(f"/proc/{process.pid}/task") if int(t) != process.pid]
+    except (psutil.Error, OSError, ValueError):
+        return []
+    return tasks
 
 
 def find_run_processes(root_pid: int, run_id: str, session_id: int | None) -> list[psutil.Process]:
@@ -60,12 +89,14 @@ def find_run_processes(root_pid: int, run_id: str, session_id: int | None) -> li
             continue
         if _belongs(process, run_id, session_id):
             found[process.pid] = process
-    return [p for p in found.values() if _alive(p)]
+    return [p for p in found.values() if alive(p)]
 
 
-def _alive(process: psutil.Process) -> bool:
+def alive(process: psutil.Process) -> bool:
+    """Running: not ended, and not a zombie, unless threads of it still run (`_live_threads`)."""
     try:
-        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+        ended = process.status() == psutil.STATUS_ZOMBIE and not _live_threads(process)
+        return process.is_running() and not ended
     except psutil.Error:
         return False
 
@@ -126,7 +157,7 @@ def session_members(session_id: int) -> list[psutil.Process]:
         with contextlib.suppress(OSError, psutil.Error):
             if os.getsid(pid) == session_id:
                 members.append(psutil.Process(pid))
-    return [p for p in members if _alive(p)]
+    return [p for p in members if alive(p)]
 
 
 def snapshot(root_pid: int) -> list[psutil.Process]:
@@ -239,11 +270,11 @@ def wait_ended(
     the harness stops.
     """
     deadline = time.monotonic() + timeout_s
-    alive = [p for p in processes if _alive(p)]
-    while alive and time.monotonic() < deadline:
+    left = [p for p in processes if alive(p)]
+    while left and time.monotonic() < deadline:
         time.sleep(poll_s)
-        alive = [p for p in alive if _alive(p)]
-    return alive
+        left = [p for p in left if alive(p)]
+    return left
 
 
 def kill_all(root_pid: int, run_id: str, session_id: int | None, rounds: int = 50) -> None:

@@ -406,6 +406,8 @@ def _end_leftovers(run: _Run) -> list[str]:
         processes.terminate(left)
     if run.prefix:
         wine.end_prefix(run.prefix)  # Wine's services for the run, and its wineserver
+        # what `wineserver -k` leaves: a service whose main thread ended while a thread polls on
+        processes.kill_all(run.proc.pid, run.run_id, run.session_id)
         run.pipe.finish()  # every writer is gone: the output is whole
     return described
 

@@ -7,9 +7,12 @@ import subprocess
 import sys
 import time
 
+import psutil
 import pytest
 
+from harness.boot import dlp_contract as contract
 from harness.results import ResultsFile, save
+from harness.run import processes
 from tests.conftest import ROOT, harness, run_processes_alive
 
 pytestmark = [pytest.mark.slow, pytest.mark.linux]
@@ -44,7 +47,7 @@ def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
     )
-    time.sleep(8)  # the runs are going: the fork one is hanging, the others start workers
+    _wait_for_fork_workers(running)  # the runs are going: the fork one hangs, the others start workers
     running.send_signal(signal.SIGINT)
     started = time.monotonic()
     _, stderr = running.communicate(timeout=30)
@@ -56,6 +59,26 @@ def test_ctrl_c_stops_every_run_and_keeps_the_previous_results(tmp_path):
     time.sleep(0.5)
     assert run_processes_alive() == []
     assert results.read_text() == before
+
+
+def _wait_for_fork_workers(running: subprocess.Popen, timeout_s: float = 90) -> None:
+    """Until the fork run's two workers exist (a loaded machine imports torch slowly), and a moment
+    more for them to reach the lock they hang on."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and running.poll() is None:
+        forked = [p for p in run_processes_alive() if _start_method(p) == "fork"]
+        if len(forked) >= 3:  # the script and its two workers
+            time.sleep(1.0)
+            return
+        time.sleep(0.2)
+    raise AssertionError("the fork run's workers never started")
+
+
+def _start_method(process) -> str | None:
+    try:
+        return processes.environ(process).get(contract.START_METHOD)
+    except (psutil.Error, OSError):
+        return None
 
 
 def test_repeat_counts_agreement():

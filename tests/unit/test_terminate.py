@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -48,3 +49,32 @@ def test_a_process_already_exiting_is_not_counted_as_outliving_the_script():
     child.wait()
     assert processes.is_exiting(process), "a process that is gone is not left behind either"
     assert not processes.is_exiting(psutil.Process())
+
+
+# The main thread ends (pthread_exit) and another goes on: a zombie leader that still runs, as Wine
+# leaves a winedevice.exe whose driver thread polls on after its session was ended.
+HALF_ENDED = (
+    "import ctypes, threading, time\n"
+    "def poll():\n"
+    "    while True:\n"
+    "        time.sleep(0.05)\n"
+    "threading.Thread(target=poll).start()\n"
+    "print('polling', flush=True)\n"
+    "ctypes.CDLL(None).pthread_exit(None)\n"
+)
+
+
+def test_a_zombie_whose_threads_still_run_is_alive_until_ended():
+    env = {**os.environ, processes.RUN_ID_VARIABLE: "half-ended"}
+    child = subprocess.Popen([sys.executable, "-c", HALF_ENDED], stdout=subprocess.PIPE, text=True, env=env)
+    child.stdout.readline()
+    process = psutil.Process(child.pid)
+    deadline = time.monotonic() + 5
+    while process.status() != psutil.STATUS_ZOMBIE and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert process.status() == psutil.STATUS_ZOMBIE, "its main thread has ended"
+    assert processes.alive(process), "a thread of it still runs: not ended"
+    assert processes.environ(process)[processes.RUN_ID_VARIABLE] == "half-ended", "read through that thread"
+    processes.terminate([process])
+    assert child.wait(timeout=5) < 0, "ended by a signal"
+    assert not processes.alive(process)
