@@ -23,6 +23,7 @@ default the reference file the emulated columns come from):
   "0.04 s".
 - `shutdown` case= variant= profile=: how long its epochs went on after their last batch (the
   workers' shutdown), "10.0 s".
+- `signature` case= variant= profile=: the run's signature as recorded, in backticks (one run).
 - `outcome` case= variant= profile=A,B: the runs' outcome, "`leak`" (one: they must agree).
 - `timeout` case=A,B: the cases' timeout from case.toml, "60 s" (one figure: they must agree).
 - `threshold` case=: a memory case's leak threshold from case.toml, "30 MB".
@@ -93,6 +94,7 @@ def render(kind: str, args: dict[str, str], sources: Sources) -> str:
         "shutdown": _shutdown,
         "first-batch": _first_batch,
         "outcome": _outcome,
+        "signature": _signature,
         "timeout": _timeout,
         "threshold": _threshold,
         "version": _version,
@@ -204,6 +206,13 @@ def _outcome(args: dict, sources: Sources) -> str:
     if len(outcomes) != 1:
         raise FigureError(f"the runs' outcomes differ: {sorted(outcomes)}")
     return f"`{outcomes.pop()}`"
+
+
+def _signature(args: dict, sources: Sources) -> str:
+    runs = _runs(args, sources)
+    if len(runs) != 1 or not runs[0].signature:
+        raise FigureError(f"names {len(runs)} runs, not one with a signature")
+    return f"`{runs[0].signature}`"
 
 
 def _setting(args: dict, sources: Sources, name: str) -> float:

@@ -53,7 +53,15 @@ def sources(tmp_path):
         _run(
             "13_spawn_startup_cost", "broken", "windows", "slow", 118.0, loader_epochs=_epochs(30, 32.2, 32.2)
         ),
-        _run("06_memory_growth", "broken", "linux", "leak", 14.1, memory=_memory(75.0, 83.5)),
+        _run(
+            "06_memory_growth",
+            "broken",
+            "linux",
+            "leak",
+            14.1,
+            memory=_memory(75.0, 83.5),
+            signature="worker grew 84 MB over its 10 MB baseline (threshold 30 MB)",
+        ),
         _run("06_memory_growth", "fixed", "windows", "skipped", None),
     ]
     results.save(tmp_path / "linux-py3.11-torch2.13.0.json", ResultsFile(LINUX_ENV, runs))
@@ -75,6 +83,10 @@ def _fill(text: str, sources, lang: str = "en") -> str:
         ("growth case=06 variant=broken profile=linux", "75–84 MB"),
         ("baseline case=06 variant=broken profile=linux", "10–11 MB"),
         ("outcome case=06 variant=broken profile=linux", "`leak`"),
+        (
+            "signature case=06 variant=broken profile=linux",
+            "`worker grew 84 MB over its 10 MB baseline (threshold 30 MB)`",
+        ),
         ("wait case=13 variant=broken profile=linux", "0.10 s, 7 %"),
         ("wait case=13 variant=broken profile=windows show=seconds", "32.20 s"),
         ("wait case=13 variant=broken show=share", "7–96 %"),
