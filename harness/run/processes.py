@@ -44,16 +44,14 @@ def environ(process: psutil.Process) -> dict[str, str]:
     """The process's environment; where its main thread has exited and others still run (a zombie
     leader, below), read through one of those threads (Linux)."""
     try:
-        found = process.environ()
+        return process.environ()
     except psutil.ZombieProcess:
-        found = {}
-    if found or not _live_threads(process):
-        return found
+        pass
     for task in _live_threads(process):
         with contextlib.suppress(OSError):
             raw = Path(f"/proc/{process.pid}/task/{task}/environ").read_bytes().decode(errors="replace")
             return dict(item.split("=", 1) for item in raw.split("\0") if "=" in item)
-    return found
+    return {}
 
 
 def _live_threads(process: psutil.Process) -> list[int]:
@@ -63,10 +61,9 @@ def _live_threads(process: psutil.Process) -> list[int]:
     try:
         if process.status() != psutil.STATUS_ZOMBIE:
             return []
-        tasks = [int(t) for t in os.listdir(f"/proc/{process.pid}/task") if int(t) != process.pid]
+        return [int(t) for t in os.listdir(f"/proc/{process.pid}/task") if int(t) != process.pid]
     except (psutil.Error, OSError, ValueError):
         return []
-    return tasks
 
 
 def find_run_processes(root_pid: int, run_id: str, session_id: int | None) -> list[psutil.Process]:
@@ -95,8 +92,9 @@ def find_run_processes(root_pid: int, run_id: str, session_id: int | None) -> li
 def alive(process: psutil.Process) -> bool:
     """Running: not ended, and not a zombie, unless threads of it still run (`_live_threads`)."""
     try:
-        ended = process.status() == psutil.STATUS_ZOMBIE and not _live_threads(process)
-        return process.is_running() and not ended
+        return process.is_running() and (
+            process.status() != psutil.STATUS_ZOMBIE or bool(_live_threads(process))
+        )
     except psutil.Error:
         return False
 
@@ -304,9 +302,10 @@ def _native_dump(py_spy: str, pid: int, tries: int = 2) -> tuple[str, str]:
     is tried again once: py-spy reads a running process's memory, which can move under it (a busy
     test pass once reported a hang without its native frame, and named the wrong pitfall; why the
     frame was missing is not known, and this retry is a guess at it)."""
-    text, failure = _native_dump_once(py_spy, pid)
-    if not text and tries > 1 and failure != "py-spy timed out":
-        return _native_dump(py_spy, pid, tries - 1)
+    for _ in range(tries):
+        text, failure = _native_dump_once(py_spy, pid)
+        if text or failure == "py-spy timed out":
+            break
     return text, failure
 
 

@@ -167,38 +167,40 @@ def _range(values: list[float], unit: str, decimals: int | None = None) -> str:
 
 
 def _duration(args: dict, sources: Sources) -> str:
-    return _range([r.duration_s for r in _runs(args, sources) if r.duration_s is not None], "s")
+    return _range(_measured((r.duration_s for r in _runs(args, sources)), "no run has a duration"), "s")
+
+
+def _measured(values, why: str) -> list[float]:
+    """The values that were measured (None left out); a FigureError saying `why` where none was."""
+    found = [v for v in values if v is not None]
+    if not found:
+        raise FigureError(why)
+    return found
 
 
 def _memory(args: dict, sources: Sources, key: str) -> str:
-    workers = [w[key] for r in _runs(args, sources) for w in ((r.memory or {}).get("workers") or {}).values()]
-    if not workers:
-        raise FigureError("the run has no worker memory samples")
-    return _range(workers, "MB", decimals=0)
+    workers = (w[key] for r in _runs(args, sources) for w in ((r.memory or {}).get("workers") or {}).values())
+    return _range(_measured(workers, "the run has no worker memory samples"), "MB", decimals=0)
 
 
 def _wait(args: dict, sources: Sources) -> str:
-    waits = [w for w in (startup_wait(r.loader_epochs) for r in _runs(args, sources)) if w is not None]
-    if not waits:
-        raise FigureError("names no run with later epochs")
+    waits = _measured(
+        (startup_wait(r.loader_epochs) for r in _runs(args, sources)), "names no run with later epochs"
+    )
     seconds = _range([w[0] for w in waits], "s", decimals=2)
     share = _range([100 * w[1] for w in waits], "%", decimals=0)
     return {"seconds": seconds, "share": share}.get(args.get("show", ""), f"{seconds}, {share}")
 
 
 def _first_batch(args: dict, sources: Sources) -> str:
-    waits = [r.loader_epochs[0]["first_batch_s"] for r in _runs(args, sources) if r.loader_epochs]
-    waits = [w for w in waits if w is not None]
-    if not waits:
-        raise FigureError("names no run whose first epoch got a batch")
+    firsts = (r.loader_epochs[0]["first_batch_s"] for r in _runs(args, sources) if r.loader_epochs)
+    waits = _measured(firsts, "names no run whose first epoch got a batch")
     return _range(waits, "s", decimals=2 if max(waits) < 1 else 1)
 
 
 def _shutdown(args: dict, sources: Sources) -> str:
-    waits = [w for w in (shutdown_wait(r.loader_epochs) for r in _runs(args, sources)) if w is not None]
-    if not waits:
-        raise FigureError("names no run with a complete epoch")
-    return _range(waits, "s", decimals=1)
+    waits = (shutdown_wait(r.loader_epochs) for r in _runs(args, sources))
+    return _range(_measured(waits, "names no run with a complete epoch"), "s", decimals=1)
 
 
 def _outcome(args: dict, sources: Sources) -> str:
