@@ -19,6 +19,7 @@ from harness.commands import (
     list_cases,
     observe_chroot,
     run_cases,
+    run_experiment,
     run_script,
     site_figures,
     windows_env,
@@ -36,6 +37,7 @@ COMMANDS = (
     windows_env,
     observe_chroot,
     site_figures,
+    run_experiment,
 )
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 # Ended as Ctrl-C ends it: every run stopped, no results recorded. SIGKILL is for the watchdog.

@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from harness import experiments
 from harness.cases import discover
 from harness.commands import EXIT_FAILED, EXIT_OK
 from harness.results import RESULTS_DIR
@@ -36,7 +37,8 @@ def markdown_files(cases_dir: Path) -> list[Path]:
 
 def sources(cases_dir: Path, results_dir: Path) -> figures.Sources:
     recorded = results_data.load_all(results_dir)
-    return figures.Sources(discover(cases_dir), recorded, results_data.reference(recorded))
+    found = experiments.load_recorded(results_dir / "experiments")
+    return figures.Sources(discover(cases_dir), recorded, results_data.reference(recorded), found)
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:

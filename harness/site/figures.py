@@ -28,18 +28,20 @@ default the reference file the emulated columns come from):
 - `timeout` case=A,B: the cases' timeout from case.toml, "60 s" (one figure: they must agree).
 - `threshold` case=: a memory case's leak threshold from case.toml, "30 MB".
 - `version` of=python|torch|numpy: the version the results file records, "3.13.5".
+- `experiment`, `experiment-count`: from a recorded experiment (harness/site/experiment_figures.py).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from harness.cases import VARIANTS, Case
 from harness.measurements import shutdown_wait, startup_wait
 from harness.profiles import PROFILE_NAMES
 from harness.results import RunResult
+from harness.site import experiment_figures
 from harness.site.results_data import Recorded
 from harness.site.wording import t
 
@@ -63,6 +65,7 @@ class Sources:
     cases: list[Case]
     recorded: list[Recorded]
     reference: Recorded | None
+    experiments: dict[str, dict] = field(default_factory=dict)  # harness/experiments.py, by name
 
 
 def fill(markdown: str, sources: Sources, where: str) -> str:
@@ -73,7 +76,7 @@ def fill(markdown: str, sources: Sources, where: str) -> str:
             figure = render(match["kind"], _arguments(match["args"]), sources)
         except Unrecorded:
             figure = t("figure.unrecorded")
-        except FigureError as exc:
+        except (FigureError, experiment_figures.ExperimentFigureError) as exc:
             raise FigureError(f"{where}: {match['open']} {exc}") from None
         return f"{match['open']}{figure}{match['close']}"
 
@@ -98,6 +101,8 @@ def render(kind: str, args: dict[str, str], sources: Sources) -> str:
         "timeout": _timeout,
         "threshold": _threshold,
         "version": _version,
+        "experiment": lambda a, s: experiment_figures.measured(a, s.experiments),
+        "experiment-count": lambda a, s: experiment_figures.count(a, s.experiments),
     }
     if kind not in kinds:
         raise FigureError(f"unknown kind {kind!r} (known: {', '.join(kinds)})")

@@ -23,7 +23,7 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from harness import confirmations
+from harness import confirmations, experiments
 from harness.cases import CASES_DIR, CaseError, discover
 from harness.results import RESULTS_DIR, ResultsError
 from harness.site import (
@@ -53,9 +53,16 @@ def on_config(config):
         _state["cases"] = discover(cases_dir)
         _state["recorded"] = results_data.load_all(results_dir)
         _state["bench"] = bench_page.load_latest(results_dir / "bench")
+        _state["experiments"] = experiments.load_recorded(results_dir / "experiments")
         navigation.check_pairs(Path(config.docs_dir), _state["cases"])
         navigation.check_lessons(_state["cases"])
-    except (CaseError, ResultsError, bench_page.BenchFileError, navigation.LanguageError) as exc:
+    except (
+        CaseError,
+        ResultsError,
+        bench_page.BenchFileError,
+        navigation.LanguageError,
+        experiments.ExperimentError,
+    ) as exc:
         raise PluginError(str(exc)) from None
     _state["reference"] = results_data.reference(_state["recorded"])
     _state["results_dir"] = results_dir
@@ -151,7 +158,7 @@ def _figures(markdown: str, page) -> str:
     """The page's measured figures as the results files and case settings give them now."""
     if not figures.SPAN.search(markdown):
         return markdown
-    sources = figures.Sources(_state["cases"], _state["recorded"], _state["reference"])
+    sources = figures.Sources(_state["cases"], _state["recorded"], _state["reference"], _state["experiments"])
     try:
         return figures.figures_only(markdown, sources, page.file.src_uri)
     except figures.FigureError as exc:

@@ -289,6 +289,10 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "(not recorded: skipped where the results were recorded)",
         "zh": "（未记录：记录结果的机器上跳过了这些运行）",
     },
+    # An experiment's count of runs, and the separator of a list of its figures
+    # (harness/site/experiment_figures.py).
+    "figure.count": {"en": "{count} of {total}", "zh": "{total} 次中 {count} 次"},
+    "figure.list_separator": {"en": ", ", "zh": "、"},
     # Plots that are missing.
     "plot.missing": {
         "en": '!!! warning "No {what} to draw"\n'

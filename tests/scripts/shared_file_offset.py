@@ -1,9 +1,11 @@
 """Serve the lines of a text file as a dataset, shuffled, with two DataLoader workers.
 
-The Dataset opens the file once, in __init__, and keeps the open file object.
+The Dataset opens the file once, in __init__, and keeps the open file object. With the argument
+`--one-core` the script and its workers run on one CPU, so that the workers never run at once.
 """
 
 import os
+import sys
 import tempfile
 
 from torch.utils.data import DataLoader, Dataset
@@ -34,6 +36,8 @@ def write_lines(path, count):
 
 
 def main():
+    if "--one-core" in sys.argv[1:]:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # the workers inherit it
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "samples.txt")
         write_lines(path, 20_000)

@@ -1,0 +1,60 @@
+"""Figures from the recorded experiments (harness/experiments.py): results/experiments/NAME.json.
+
+- `experiment name= run=LABEL key= [unit=] [decimals=] [show=range|list]`: what the runs of that
+  label measured under `key`, every value of every repeat: "240–360 samples/s", or each one in the
+  order measured, "278, 566, 646".
+- `experiment-count name= run=LABEL outcome=`: how many of the label's runs ended so, "10 of 10".
+"""
+
+from __future__ import annotations
+
+from harness.site.wording import t
+
+
+class ExperimentFigureError(Exception):
+    """An experiment, a run label or a measurement that the recorded files do not have."""
+
+
+def measured(args: dict, experiments: dict[str, dict]) -> str:
+    runs = _runs(args, experiments)
+    key = args.get("key")
+    values = [value for run in runs for value in run["measured"].get(key, [])]
+    if not values:
+        keys = sorted({k for run in runs for k in run["measured"]})
+        raise ExperimentFigureError(f"key={key} was measured in no run of that label ({', '.join(keys)})")
+    unit = f" {args['unit']}" if "unit" in args else ""
+    decimals = int(args["decimals"]) if "decimals" in args else None
+    if args.get("show") == "list":
+        return t("figure.list_separator").join(_number(v, decimals) for v in values) + unit
+    low, high = _number(min(values), decimals), _number(max(values), decimals)
+    return f"{low}{unit}" if low == high else f"{low}–{high}{unit}"
+
+
+def count(args: dict, experiments: dict[str, dict]) -> str:
+    runs = _runs(args, experiments)
+    if "outcome" not in args:
+        raise ExperimentFigureError("an experiment-count names the outcome it counts (outcome=)")
+    ended = sum(run["outcome"] == args["outcome"] for run in runs)
+    return t("figure.count", count=ended, total=len(runs))
+
+
+def _runs(args: dict, experiments: dict[str, dict]) -> list[dict]:
+    name = args.get("name")
+    if name not in experiments:
+        known = ", ".join(sorted(experiments)) or "none recorded"
+        raise ExperimentFigureError(f"name={name} names no recorded experiment ({known})")
+    runs = [run for run in experiments[name]["runs"] if run["label"] == args.get("run")]
+    if not runs:
+        labels = sorted({run["label"] for run in experiments[name]["runs"]})
+        raise ExperimentFigureError(f"run={args.get('run')} names no run of {name} ({', '.join(labels)})")
+    return runs
+
+
+def _number(value: float, decimals: int | None) -> str:
+    """With `decimals` where given; else whole numbers with thousands separators, others with two
+    decimals under 1 and one above (trailing zeros dropped)."""
+    if decimals is not None:
+        return f"{value:,.{decimals}f}"
+    if value == int(value):
+        return f"{int(value):,}"
+    return f"{value:.2f}".rstrip("0") if value < 1 else f"{value:.1f}".rstrip("0").rstrip(".")
