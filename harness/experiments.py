@@ -30,7 +30,8 @@ class ExperimentError(Exception):
 
 @dataclass(frozen=True)
 class Run:
-    """One line of an experiment: a script with its arguments, run `repeat` times."""
+    """One line of an experiment: a script with its arguments, run `repeat` times; with `replace`,
+    a copy of the script with each (old, new) text replaced, as a reader would edit it to try."""
 
     label: str
     script: Path
@@ -38,6 +39,18 @@ class Run:
     repeat: int
     timeout_s: float
     profile: str
+    replace: tuple[tuple[str, str], ...] = ()
+
+    def edited(self, folder: Path) -> Path:
+        """The script to run: the script itself, or its edited copy written into `folder`."""
+        if not self.replace:
+            return self.script
+        text = self.script.read_text(encoding="utf-8")
+        for old, new in self.replace:
+            text = text.replace(old, new)
+        copy = folder / self.script.name
+        copy.write_text(text, encoding="utf-8")
+        return copy
 
 
 @dataclass(frozen=True)
@@ -57,8 +70,10 @@ class Experiment:
 
 def declared(path: Path = DECLARATIONS) -> dict[str, Experiment]:
     """Every experiment the declarations file names; a bad entry raises ExperimentError naming it."""
-    with path.open("rb") as file:
-        data = tomllib.load(file)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ExperimentError(f"{path}: {exc}") from None
     return {name: _experiment(name, entry, path) for name, entry in data.items()}
 
 
@@ -73,6 +88,9 @@ def _experiment(name: str, entry: dict, path: Path) -> Experiment:
     for run in runs:
         if not run.script.is_file():
             raise ExperimentError(f"{where} run {run.label}: no script {run.script}")
+        for old, _ in run.replace:
+            if old not in run.script.read_text(encoding="utf-8"):
+                raise ExperimentError(f"{where} run {run.label}: {run.script.name} has no {old!r} to replace")
     if len({run.label for run in runs}) != len(runs):
         raise ExperimentError(f"{where}: two runs have the same label")
     return experiment
@@ -91,6 +109,7 @@ def _run(run: dict, entry: dict) -> Run:
         repeat=int(setting("repeat", 1)),
         timeout_s=float(setting("timeout", 60)),
         profile=setting("profile", "linux"),
+        replace=tuple((old, new) for old, new in run.get("replace", ())),
     )
 
 
@@ -118,10 +137,12 @@ def _observation(experiment: Experiment, run: Run, result) -> dict:
         "label": run.label,
         "script": _shown(run.script),
         "args": list(run.args),
+        "replace": [list(pair) for pair in run.replace],
         "profile": result.profile,
         "outcome": str(result.outcome),
         "signature": result.signature,
         "duration_s": result.duration_s,
+        "timeout_s": run.timeout_s,
         "measured": experiment.measured(result.output_tail),
     }
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import tempfile
 import time
 from pathlib import Path
 
@@ -63,7 +64,9 @@ def _run(console: Console, experiment, args: argparse.Namespace) -> bool:
 
     def observe(run):
         settings = RunSettings(timeout_s=run.timeout_s, args=run.args)
-        return scheduler.observe(run.script, run.profile, settings, case=experiment.name, variant=run.label)
+        with tempfile.TemporaryDirectory(prefix="dlp-experiment-") as folder:
+            script = run.edited(Path(folder))
+            return scheduler.observe(script, run.profile, settings, case=experiment.name, variant=run.label)
 
     def done(result) -> None:
         figures = experiment.measured(result.output_tail)

@@ -2,13 +2,16 @@
 
 - `experiment name= run=LABEL key= [unit=] [decimals=] [show=range|list]`: what the runs of that
   label measured under `key`, every value of every repeat: "240–360 samples/s", or each one in the
-  order measured, "278, 566, 646".
+  order measured, "278, 566, 646". `key=duration_s` or `key=timeout_s`: each run's own.
+- `experiment-version name= of=python|torch|numpy|opencv`: the version the experiment ran with.
 - `experiment-count name= run=LABEL outcome=`: how many of the label's runs ended so, "10 of 10".
 """
 
 from __future__ import annotations
 
 from harness.site.wording import t
+
+RUN_FIGURES = ("duration_s", "timeout_s")  # what the harness measured of each run itself
 
 
 class ExperimentFigureError(Exception):
@@ -18,7 +21,7 @@ class ExperimentFigureError(Exception):
 def measured(args: dict, experiments: dict[str, dict]) -> str:
     runs = _runs(args, experiments)
     key = args.get("key")
-    values = [value for run in runs for value in run["measured"].get(key, [])]
+    values = [value for run in runs for value in _values(run, key)]
     if not values:
         keys = sorted({k for run in runs for k in run["measured"]})
         raise ExperimentFigureError(f"key={key} was measured in no run of that label ({', '.join(keys)})")
@@ -28,6 +31,20 @@ def measured(args: dict, experiments: dict[str, dict]) -> str:
         return t("figure.list_separator").join(_number(v, decimals) for v in values) + unit
     low, high = _number(min(values), decimals), _number(max(values), decimals)
     return f"{low}{unit}" if low == high else f"{low}–{high}{unit}"
+
+
+def _values(run: dict, key: str) -> list[float]:
+    if key in RUN_FIGURES:
+        return [run[key]] if run.get(key) is not None else []
+    return run["measured"].get(key, [])
+
+
+def version(args: dict, experiments: dict[str, dict]) -> str:
+    name, what = args.get("name"), args.get("of", "python")
+    found = experiments.get(name, {}).get("environment", {}).get(what)
+    if not found:
+        raise ExperimentFigureError(f"name={name}: no recorded experiment of that name records {what}")
+    return str(found)
 
 
 def count(args: dict, experiments: dict[str, dict]) -> str:

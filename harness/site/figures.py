@@ -28,7 +28,8 @@ default the reference file the emulated columns come from):
 - `timeout` case=A,B: the cases' timeout from case.toml, "60 s" (one figure: they must agree).
 - `threshold` case=: a memory case's leak threshold from case.toml, "30 MB".
 - `version` of=python|torch|numpy: the version the results file records, "3.13.5".
-- `experiment`, `experiment-count`: from a recorded experiment (harness/site/experiment_figures.py).
+- `experiment`, `experiment-count`, `experiment-version`: from a recorded experiment
+  (harness/site/experiment_figures.py).
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def render(kind: str, args: dict[str, str], sources: Sources) -> str:
         "version": _version,
         "experiment": lambda a, s: experiment_figures.measured(a, s.experiments),
         "experiment-count": lambda a, s: experiment_figures.count(a, s.experiments),
+        "experiment-version": lambda a, s: experiment_figures.version(a, s.experiments),
     }
     if kind not in kinds:
         raise FigureError(f"unknown kind {kind!r} (known: {', '.join(kinds)})")

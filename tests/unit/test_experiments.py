@@ -96,9 +96,10 @@ def sources():
         {"label": "fork-1", "outcome": "ok", "measured": {"samples_per_s": [240.4, 300.0], "wrong": [278.0]}},
         {"label": "fork-1", "outcome": "ok", "measured": {"samples_per_s": [359.6], "wrong": [1701.0]}},
         {"label": "fork-2", "outcome": "hang", "measured": {"samples_per_s": []}},
-        {"label": "fork-2", "outcome": "ok", "measured": {"samples_per_s": [0.054]}},
+        {"label": "fork-2", "outcome": "ok", "measured": {"samples_per_s": [0.054]}, "timeout_s": 30.0},
     ]
-    return figures.Sources(discover(), [], None, {"throughput": {"runs": runs}})
+    recorded = {"runs": runs, "environment": {"python": "3.11.7"}}
+    return figures.Sources(discover(), [], None, {"throughput": recorded})
 
 
 def _fill(text: str, sources, lang: str = "en") -> str:
@@ -115,6 +116,8 @@ def _fill(text: str, sources, lang: str = "en") -> str:
         ("experiment name=throughput run=fork-1 key=wrong show=list", "278, 1,701", "278、1,701"),
         ("experiment-count name=throughput run=fork-2 outcome=hang", "1 of 2", "2 次中 1 次"),
         ("experiment-count name=throughput run=fork-1 outcome=hang", "0 of 2", "2 次中 0 次"),
+        ("experiment name=throughput run=fork-2 key=timeout_s unit=s", "30 s", "30 s"),
+        ("experiment-version name=throughput of=python", "3.11.7", "3.11.7"),
     ],
 )
 def test_an_experiment_figure_is_what_its_recorded_runs_measured(sources, span, en, zh):
@@ -131,8 +134,33 @@ def test_an_experiment_figure_is_what_its_recorded_runs_measured(sources, span, 
         ("experiment name=throughput run=spawn-1 key=wrong", "run=spawn-1 names no run of throughput"),
         ("experiment name=throughput run=fork-2 key=wrong", "key=wrong was measured in no run"),
         ("experiment-count name=throughput run=fork-2", "names the outcome"),
+        ("experiment-version name=throughput of=opencv", "records opencv"),
     ],
 )
 def test_an_experiment_figure_naming_what_was_not_recorded_fails_the_build(sources, span, named):
     with pytest.raises(figures.FigureError, match=named):
         _fill(f"<!-- dlp:fig {span} -->1<!-- /dlp:fig -->", sources)
+
+
+def test_a_run_with_replace_runs_an_edited_copy_and_the_script_stays_as_it_was(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("setup()\npause()\ntrain()\n", encoding="utf-8")
+    declared = _declared(
+        tmp_path,
+        f'[what_if]\nabout = "x"\nscript = "{script.as_posix()}"\n'
+        'runs = [{ label = "no-pause", replace = [["pause()\\n", ""]] }]\n',
+    )
+    (run,) = declared["what_if"].runs
+    folder = tmp_path / "copy"
+    folder.mkdir()
+    assert run.edited(folder).read_text(encoding="utf-8") == "setup()\ntrain()\n"
+    assert script.read_text(encoding="utf-8") == "setup()\npause()\ntrain()\n"
+
+
+def test_a_replace_whose_text_the_script_lacks_is_refused(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("train()\n", encoding="utf-8")
+    text = f'[what_if]\nabout = "x"\nscript = "{script.as_posix()}"\n'
+    text += 'runs = [{ label = "a", replace = [["pause()", ""]] }]\n'
+    with pytest.raises(experiments.ExperimentError, match=r"train\.py has no 'pause\(\)' to replace"):
+        _declared(tmp_path, text)
