@@ -8,7 +8,7 @@ from pathlib import Path
 
 # The one default of each setting that has one (a case, a command line or a test overrides it).
 IDLE_S = 4.0  # seconds with no CPU use and no batch that make a hang (with a blocked worker)
-MEMORY_LIMIT_MB = 4096.0  # total RSS of a run's processes; a case may declare its own
+MEMORY_LIMIT_MB = 4096.0  # a run's processes' memory (memory.resident); a case may declare its own
 PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import collections
+
 import pytest
 
 from harness import judge
 from harness.outcomes import Outcome
-from harness.run.memory import largest_growth, worker_summary
+from harness.run.memory import largest_growth, resident, worker_summary
 
 pytestmark = pytest.mark.linux
 
@@ -82,3 +84,10 @@ def test_the_monitor_measures_the_snapshot_it_is_handed_and_looks_up_nothing():
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_runs_memory_leaves_out_what_its_processes_map_from_the_same_files():
+    linux = collections.namedtuple("pmem", "rss vms shared text lib data dirty")
+    # six processes that each map 550 MB of torch's libraries and hold 50 MB of their own
+    assert sum(resident(linux(600, 0, 550, 0, 0, 0, 0)) for _ in range(6)) == 300
+    assert resident(collections.namedtuple("pmem", "rss vms")(600, 900)) == 600  # no `shared`: RSS
