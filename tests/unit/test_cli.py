@@ -3,6 +3,7 @@ light start (no torch, no numpy) for the commands that run no code."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import subprocess
 import sys
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from harness.commands import check_script, run_cases, run_script
+from harness.commands import check, run
+from harness.commands import script as script_command
 from harness.outcomes import Outcome
 from harness.results import RunResult
 from tests.conftest import ROOT, harness, one_line_error
@@ -190,17 +192,27 @@ def test_causes_and_leftovers_are_printed_as_text_not_markup():
         output_tail=odd,
         shm_leftovers=[odd],
     )
-    run_cases._print_not_ok(console, [result])
-    run_script.print_result(console, result)
-    check_script._print_check(console, [result], [], [])
+    run._print_not_ok(console, [result])
+    script_command.print_result(console, result)
+    check._print_check(console, [result], [], [])
     printed = console.file.getvalue()
     assert printed.count(odd) >= 6, printed
 
 
 def test_run_says_how_much_time_is_left_from_the_pace_so_far():
-    from harness.commands.run_cases import time_left
+    from harness.commands.run import time_left
 
     assert time_left(60.0, 10, 76) == "about 7 min left"
     assert time_left(10.0, 10, 20) == "about 10 s left"
     assert time_left(1.0, 10, 11) == "about 5 s left"
     assert time_left(99.0, 76, 76) == "done"
+
+
+def test_each_command_lives_in_the_module_of_its_name():
+    from harness import cli
+
+    parser = cli.build_parser()
+    (subcommands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert tuple(subcommands.choices) == cli.COMMAND_NAMES
+    modules = {command.__name__.rsplit(".", 1)[1] for command in cli.COMMANDS}
+    assert modules == {name.replace("-", "_") for name in cli.COMMAND_NAMES}

@@ -43,7 +43,7 @@ def test_the_same_cause_elsewhere_vetoes():
 
 
 def test_exit_status_says_when_nothing_could_be_judged():
-    from harness.commands.check_script import exit_status
+    from harness.commands.check import exit_status
 
     skipped = [run(p, m, "skipped") for p, m in (("linux", "fork"), ("windows", "spawn"))]
     assert exit_status(skipped, [], []) == 3, "every run skipped: nothing judged, nothing found"
@@ -75,7 +75,7 @@ def test_check_json_lists_every_finding_with_its_status_and_pitfalls_alone_in_th
     from pathlib import Path
 
     from harness.cases import discover
-    from harness.commands.check_script import CHECK_JSON_SCHEMA, _as_json
+    from harness.commands.check import CHECK_JSON_SCHEMA, _as_json
     from harness.diagnose import FINE, PITFALL, RISK, Diagnosis
 
     cases = {case.name[:2]: case for case in discover()}

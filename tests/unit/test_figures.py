@@ -134,8 +134,8 @@ def test_runs_skipped_where_they_were_recorded_say_so_in_the_pages_language(sour
 def test_every_figure_in_the_course_is_as_the_committed_results_say():
     """The spans in README.md, docs/ and the cases' READMEs name what exists (nothing fails)."""
     from harness.cases import CASES_DIR
-    from harness.commands.site_figures import markdown_files
-    from harness.commands.site_figures import sources as committed
+    from harness.commands.figures import markdown_files
+    from harness.commands.figures import sources as committed
     from harness.results import RESULTS_DIR
 
     given = committed(CASES_DIR, RESULTS_DIR)

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK, arguments
-from harness.commands.lint_files import add_rule_choice, chosen_rules, lint
+from harness.commands.lint import add_rule_choice, chosen_rules, lint
 from harness.diagnose import FINE, PITFALL, RISK, UNJUDGED
 from harness.links import case_page
 from harness.outcomes import Outcome
