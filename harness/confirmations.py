@@ -19,7 +19,7 @@ def _confirmed(results_dir: Path) -> frozenset[tuple[str, str, str]]:
         except results.ResultsError:
             continue  # an older or damaged file confirms nothing; `run` and the site name it
         native = profiles.native_profiles(recorded.environment)
-        keys.update(r.key for r in recorded.results if r.profile in native and r.matched and not r.emulation)
+        keys.update(r.key for r in recorded.results if r.profile in native and r.matched and r.native)
     return frozenset(keys)
 
 

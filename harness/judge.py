@@ -13,7 +13,7 @@ from harness.cases import CASES_DIR, Case
 from harness.measurements import startup_figures, startup_wait
 from harness.outcomes import Outcome
 from harness.results import RunResult
-from harness.run import runner, wine
+from harness.run import launch
 from harness.run.memory import largest_growth
 from harness.run.observation import Observation, Stop
 from harness.tracebacks import current_thread_frames, last_line, native_innermost, root_cause, signal_name
@@ -32,19 +32,17 @@ def _path_aliases() -> list[tuple[str, str]]:
         sysconfig.get_path("purelib"): "<site-packages>",
         sysconfig.get_path("stdlib"): "<stdlib>",
         str(CASES_DIR.parent): "<project>",
-        # The same, as the Windows interpreter under Wine names them (harness/run/wine.py).
-        wine.windows_path(wine.root()): "<windows-python>",
-        wine.windows_path(wine.root().resolve()): "<windows-python>",
-        wine.windows_path(CASES_DIR.parent): "<project>",
     }
+    for launcher in launch.every():  # the same, as each way of running names them
+        aliases.update(launcher.path_aliases(CASES_DIR.parent))
     return sorted(aliases.items(), key=lambda item: -len(item[0]))
 
 
 PATH_ALIASES = _path_aliases()
 LIBRARY_PATHS = tuple(
     {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
-    | {sys.prefix, str(runner.BOOT_DIR)}
-    | {wine.windows_path(p) for p in (wine.root(), wine.root().resolve(), runner.BOOT_DIR)}  # under Wine
+    | {sys.prefix, str(launch.BOOT_DIR)}
+    | {path for launcher in launch.every() for path in launcher.library_paths()}
 )
 
 
@@ -209,6 +207,6 @@ NO_GPU = re.compile(
 def unless_no_gpu(result: RunResult) -> RunResult:
     """A run that failed only because this machine has no usable GPU proves nothing: skipped."""
     if result.outcome.script_raised and NO_GPU.search(result.signature):
-        result.reason = f"this machine has no usable GPU ({result.signature})"
-        result.outcome, result.signature = Outcome.SKIPPED, ""
+        reason = f"this machine has no usable GPU ({result.signature})"
+        return dataclasses.replace(result, outcome=Outcome.SKIPPED, signature="", reason=reason)
     return result

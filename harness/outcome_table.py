@@ -8,7 +8,6 @@ from rich.table import Table
 from rich.text import Text
 
 from harness.outcomes import Outcome
-from harness.profiles import unavailable
 from harness.results import RunResult
 from harness.run import shm_leftovers
 
@@ -66,11 +65,14 @@ def print_platform_notes(console: Console, profiles: list) -> None:
     cannot check (no /dev/shm, as on macOS and Windows)."""
     for profile in profiles:
         how = profile.emulation()
-        missing = unavailable(profile) if profile.under_wine else ""
+        missing = profile.launcher.unavailable()
+        described = profile.launcher.describe()
         if missing:  # said once here; each of its runs is `skipped` with the same reason
             console.print(f"  [dim]{profile.name}: not run here: {escape(missing)}[/]", soft_wrap=True)
-        elif how and profile.under_wine:
-            console.print(f"  [dim]{profile.name}: {escape(how)} here, not Windows[/]", soft_wrap=True)
+        elif described:
+            console.print(
+                f"  [dim]{profile.name}: {escape(described)} here, not {profile.title}[/]", soft_wrap=True
+            )
         elif how:
             console.print(f"  [dim]{profile.name}: emulated here ({escape(how)})[/]", soft_wrap=True)
     if not shm_leftovers.SHM_DIR.is_dir():

@@ -27,12 +27,14 @@ Windows' own binaries there, under Wine); elsewhere it is skipped.
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import platform
 import sys
 from dataclasses import dataclass
 
 from harness.boot import dlp_contract as contract
+from harness.run import launch
 
 START_METHODS = ("fork", "forkserver", "spawn")
 SYSTEM_NAMES = {"linux": "Linux", "windows": "Windows", "darwin": "macOS"}
@@ -50,18 +52,27 @@ class Profile:
     preload_main: bool = False  # forkserver imports the main script once, in the server
     native_from: tuple[int, ...] = ()  # the first Python version that is this profile natively
     windows_apis: bool = False  # what Windows lacks is hidden; no SIGCHLD handler in DataLoader
-    runner: str = "native"  # "wine": off Windows, the Windows interpreter under Wine (harness/run/wine.py)
+    way: str = launch.NATIVE  # how its runs are launched: launch.WINE, the Windows binaries off Windows
     stands_for: str = ""  # the profile whose expectations it shares (an emulation of it)
+    # Its expectations were written from runs here (Linux): a native run needs no confirmation.
+    baseline: bool = False
 
     @property
     def expectation_names(self) -> tuple[str, ...]:
         """The case.toml keys that say what it should do, most specific first."""
         return tuple(n for n in (self.name, self.stands_for, self.start_method) if n)
 
-    @property
-    def under_wine(self) -> bool:
-        """Whether runs here go through Wine (the Windows binaries, on another system)."""
-        return self.runner == "wine" and platform.system().lower() != self.system
+    @functools.cached_property
+    def launcher(self) -> launch.Launcher:
+        """How its runs are launched on this machine (harness/run/launch), chosen once."""
+        return launch.choose(self.way, self.system)
+
+    def how(self) -> launch.How:
+        """How a run of this profile is made on this machine, as its result records it."""
+        emulated = not self.launcher.describe() and not self.runs_natively(
+            platform.system().lower(), sys.version_info[:3]
+        )
+        return self.launcher.how(emulated)
 
     def runs_natively(self, system: str, version: tuple[int, ...]) -> bool:
         """Whether a run on `system` with Python `version` is this profile with nothing emulated."""
@@ -71,10 +82,9 @@ class Profile:
         """How a run here imitates the profile; "" where it runs natively. Under Wine: what ran
         ("Windows binaries under Wine 8.0: CPython 3.13.2 win_amd64, torch …"), not Windows."""
         system = system or platform.system().lower()
-        if self.runner == "wine" and system != self.system:
-            from harness.run import wine
-
-            return wine.describe()
+        described = launch.choose(self.way, self.system, here=system).describe()
+        if described:
+            return described
         version = version or sys.version_info[:3]
         if self.runs_natively(system, version):
             return ""
@@ -112,6 +122,7 @@ PROFILES = {
             "linux",
             "Linux, Python ≤ 3.13",
             imposes="fork, the default start method on Linux up to Python 3.13.",
+            baseline=True,
         ),
         Profile(
             "linux-3.14",
@@ -149,7 +160,7 @@ PROFILES = {
                 "and its cost (Wine's timings are not Windows timings), the console, antivirus scanning, "
                 "paths on drives other than Wine's Z:, and a GPU driver are not shown."
             ),
-            runner="wine",
+            way=launch.WINE,
         ),
         Profile(
             "windows-emulated",
@@ -217,10 +228,8 @@ def resolve(profile: Profile | str) -> Profile:
 def unavailable(profile: Profile) -> str:
     """Why `profile` cannot run on this machine; "" when it can (natively, emulated or under Wine)."""
     system = platform.system().lower()
-    if profile.under_wine and system == "linux":
-        from harness.run import wine
-
-        return wine.unavailable()
+    if profile.launcher.unavailable():
+        return profile.launcher.unavailable()
     if profile.start_method not in multiprocessing.get_all_start_methods():
         return f"the {profile.start_method} start method is not available here (the {profile.name} profile)"
     here = SYSTEM_NAMES.get(system, system)

@@ -12,8 +12,9 @@ from pathlib import Path
 import filelock
 
 from harness.outcomes import Outcome
+from harness.run.launch import How
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5  # 5: `how`, how the run was made, as typed fields
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
 
@@ -34,16 +35,17 @@ class OlderSchemaError(ResultsError):
     """A results file written by an older harness: readable by none, replaced by a new run."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class RunResult:
-    """What one run of one script under one profile showed."""
+    """What one run of one script under one profile showed; a copy with changes: dataclasses.replace."""
 
     case: str
     variant: str
     profile: str  # harness/profiles.py: linux, linux-3.14, windows, macos
     outcome: Outcome
     start_method: str = ""  # the profile's
-    emulation: str = ""  # how the profile was imitated on this machine; "" where it ran natively
+    emulation: str = ""  # how the profile was imitated on this machine, in words; "" where it ran natively
+    how: How | None = None  # how the run was made: launcher, interpreter, Python version, emulated
     signature: str = ""
     expected: Outcome | None = None  # as case.toml said at the time of the run ("" in the JSON: none)
     expected_signature: str | None = None
@@ -70,14 +72,18 @@ class RunResult:
 
     def __post_init__(self) -> None:
         # The enum is the type; a name ("crash", as in the JSON) is taken and checked.
-        self.outcome = Outcome.named(self.outcome) if isinstance(self.outcome, str) else self.outcome
+        if isinstance(self.outcome, str):
+            object.__setattr__(self, "outcome", Outcome.named(self.outcome))
         if isinstance(self.expected, str):
-            self.expected = Outcome.named(self.expected) if self.expected else None
+            object.__setattr__(self, "expected", Outcome.named(self.expected) if self.expected else None)
+        if isinstance(self.how, dict):
+            object.__setattr__(self, "how", How.from_json(self.how))
 
     def to_json(self) -> dict:
         data = asdict(self)
         data["outcome"] = self.outcome.value
         data["expected"] = self.expected.value if self.expected else ""
+        data["how"] = self.how.to_json() if self.how else None
         return data
 
     @classmethod
@@ -88,12 +94,17 @@ class RunResult:
             raise ResultsError(f"unknown result fields: {', '.join(sorted(unknown))}")
         try:
             return cls(**data)
-        except ValueError as exc:  # an unknown outcome name
+        except (ValueError, KeyError) as exc:  # an unknown outcome name, a `how` lacking a field
             raise ResultsError(str(exc)) from None
 
     @property
     def key(self) -> tuple[str, str, str]:
         return (self.case, self.variant, self.profile)
+
+    @property
+    def native(self) -> bool:
+        """Observed on the profile's own system, nothing emulated (its `how` says so)."""
+        return self.how is not None and self.how.kind == How.NATIVE
 
 
 @dataclass

@@ -41,7 +41,11 @@ XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 if XDIST_WORKER and not os.environ[SESSION_VARIABLE].endswith(f"-{XDIST_WORKER}"):
     os.environ[SESSION_VARIABLE] += f"-{XDIST_WORKER}"
 SESSION = os.environ[SESSION_VARIABLE]
-SESSION_TMP = Path(tempfile.mkdtemp(prefix=f"dlp-tests-{SESSION[:8]}{XDIST_WORKER}-"))
+# Beside the controller's folder, not inside it: a forkserver's socket path must stay under 108 bytes.
+os.environ.setdefault("DLP_TESTS_TMP_BASE", tempfile.gettempdir())
+SESSION_TMP = Path(
+    tempfile.mkdtemp(prefix=f"dlp-tests-{SESSION[:8]}{XDIST_WORKER}-", dir=os.environ["DLP_TESTS_TMP_BASE"])
+)
 os.environ["TMPDIR"] = str(SESSION_TMP)
 tempfile.tempdir = str(SESSION_TMP)
 # The pass whose matrix the tests read: nox's (one per `nox` invocation), else this session's,
@@ -158,7 +162,7 @@ def matrix_reruns(matrix):
 def needs_wine() -> None:
     """Skips the test where Wine or the Windows environment is missing; fails instead with
     DLP_REQUIRE_WINE=1 (CI), where their absence is a defect of the setup."""
-    from harness.run import wine
+    from harness.run.launch import wine_env as wine
 
     missing = wine.unavailable()
     if missing and os.environ.get("DLP_REQUIRE_WINE") == "1":

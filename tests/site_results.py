@@ -8,6 +8,16 @@ from pathlib import Path
 UNDER_WINE = "Windows binaries under Wine 8.0: CPython 3.13.2 win_amd64, torch 2.13.0+cpu win_amd64"
 
 
+def how(emulation: str, python: str = "3.11.7"):
+    """The typed `how` that goes with a test result's `emulation` (a run under Wine, an emulation
+    on this machine's interpreter, or a native run)."""
+    from harness.run.launch import How
+
+    if emulation == UNDER_WINE:
+        return How("wine", "CPython 3.13.2 win_amd64 under Wine 8.0", "3.13.2", False)
+    return How("native", f"CPython {python}", python, bool(emulation))
+
+
 def results_fixture(folder: Path) -> list:
     """A Linux results file (linux observed, windows under Wine, windows emulated) and a Windows one
     (windows observed)."""
@@ -22,6 +32,7 @@ def results_fixture(folder: Path) -> list:
             profile=profile,
             outcome=outcome,
             emulation=emulation,
+            how=how(emulation),
             matched=matched,
         )
 

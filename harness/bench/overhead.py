@@ -20,7 +20,7 @@ from pathlib import Path
 
 import psutil
 
-from harness import needs, profiles, scheduler
+from harness import profiles, scheduler
 from harness.cases import VARIANTS, Case
 from harness.outcomes import Outcome
 from harness.run import processes, runner, shm_leftovers
@@ -32,7 +32,7 @@ def runnable_jobs(cases: list[Case], methods: list[str]) -> list[Job]:
     need is skipped)."""
     chosen = [profiles.PROFILES[profiles.BY_START_METHOD[method][0]] for method in methods]
     planned = scheduler.plan(cases, list(VARIANTS), chosen)
-    return [job for job in planned if not needs.missing(job.case.needs)]
+    return [job for job in planned if not job.profile.launcher.missing(job.case.needs)]
 
 
 def through_harness(jobs: list[Job], parallel: int) -> tuple[float, float, list]:

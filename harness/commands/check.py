@@ -85,7 +85,7 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import judge, scheduler
+    from harness import scheduler, verdict
     from harness.cases import discover
     from harness.diagnose import diagnose
     from harness.run.settings import RunSettings
@@ -111,9 +111,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         outcome_table.print_platform_notes(console, list(args.profiles))
 
     def run(profile):
-        chosen = scheduler.settings_for(profile, settings)
-        observed = scheduler.observe(args.path, profile, chosen, case=args.path.name, variant="check")
-        return judge.unless_no_gpu(observed)
+        return verdict.reach(args.path, profile, settings, case=args.path.name, variant="check")
 
     results = scheduler.run_all(list(args.profiles), args.jobs, run=run)
     found = diagnose(discover(args.cases_dir), results, findings)

@@ -52,7 +52,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 def _run(console: Console, experiment, args: argparse.Namespace) -> bool:
     """Runs every repeat of every run of `experiment`, a line each; records them. True where the
     harness failed a run (an `error`), which makes the figures incomplete."""
-    from harness import experiments, scheduler
+    from harness import experiments, scheduler, verdict
     from harness.run.settings import RunSettings
 
     tasks = [run for run in experiment.runs for _ in range(run.repeat)]
@@ -66,7 +66,7 @@ def _run(console: Console, experiment, args: argparse.Namespace) -> bool:
         settings = RunSettings(timeout_s=run.timeout_s, args=run.args)
         with tempfile.TemporaryDirectory(prefix="dlp-experiment-") as folder:
             script = run.edited(Path(folder))
-            return scheduler.observe(script, run.profile, settings, case=experiment.name, variant=run.label)
+            return verdict.reach(script, run.profile, settings, case=experiment.name, variant=run.label)
 
     def done(result) -> None:
         figures = experiment.measured(result.output_tail)

@@ -24,7 +24,7 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import outcome_table, scheduler
+    from harness import outcome_table, scheduler, verdict
     from harness.run.settings import RunSettings
 
     console.print(
@@ -35,7 +35,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     settings = RunSettings(args=tuple(args.script_args), via_stdin=args.stdin, **arguments.overrides(args))
 
     def run(profile):
-        return scheduler.observe(args.path, profile, settings, case=args.path.name, variant="script")
+        return verdict.reach(args.path, profile, settings, case=args.path.name, variant="script")
 
     observed = scheduler.run_all(list(args.profiles), args.jobs, run=run)
     for result in observed:

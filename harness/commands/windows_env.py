@@ -64,7 +64,7 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness.run import wine
+    from harness.run.launch import wine_env as wine
 
     if wine.wine_binary() is None:
         console.print(f"[red]error:[/] Wine is not installed: {wine.INSTALL_WINE}")
@@ -152,7 +152,7 @@ def _wheels(root: Path) -> str:
 
 def _prefix(root: Path) -> str:
     """A Wine prefix made once (wineboot); each run gets a copy of it."""
-    from harness.run import wine
+    from harness.run.launch import wine_env as wine
 
     prefix = root / wine.TEMPLATE_PREFIX
     if (prefix / "system.reg").is_file():
@@ -171,7 +171,7 @@ def _bytecode(root: Path) -> str:
     Windows interpreter itself (compileall, under Wine). pip compiled the wheels for this
     machine's Python, not for 3.13, and where PYTHONDONTWRITEBYTECODE is set (CI) nothing writes
     bytecode later: without this step each Windows process of a run compiles torch again."""
-    from harness.run import wine
+    from harness.run.launch import wine_env as wine
 
     marker = root / BYTECODE_MARKER
     if marker.is_file():
@@ -192,7 +192,7 @@ def _under_wine(
 ) -> subprocess.CompletedProcess:
     """The Windows interpreter run once with `arguments`, in a Wine prefix of its own that is
     removed afterwards (every Wine process of it ended)."""
-    from harness.run import wine
+    from harness.run.launch import wine_env as wine
 
     work = root / "probe"
     shutil.rmtree(work, ignore_errors=True)
@@ -215,7 +215,7 @@ def _under_wine(
 
 def _describe(root: Path) -> str:
     """The interpreter run once under Wine: its version, sys.platform, torch's; kept for results."""
-    from harness.run import wine
+    from harness.run.launch import wine_env as wine
 
     if (root / wine.DESCRIPTION_FILE).is_file():
         return f"already checked: {wine.describe(root)}"

@@ -15,8 +15,6 @@ import platform
 import shutil
 import subprocess
 
-from harness.profiles import Profile
-
 _MOUNT_THEN_EXEC = 'mount -t tmpfs -o size="$DLP_SHM_SIZE" tmpfs /dev/shm && exec "$0" "$@"'
 
 
@@ -47,14 +45,14 @@ def _cannot_mount() -> str:
     return ""
 
 
-def unavailable(size_mb: float | None, profile: Profile) -> str:
-    """Why a run under `profile` cannot have a /dev/shm of `size_mb` here; "" when it can (or none
-    is asked for)."""
+def unavailable(size_mb: float | None, system: str, title: str) -> str:
+    """Why a run for a platform `system` (a profile's, titled `title`) cannot have a /dev/shm of
+    `size_mb` here; "" when it can (or none is asked for)."""
     if size_mb is None:
         return ""
-    if profile.system != "linux":
+    if system != "linux":
         return (
-            f"{profile.title} has no /dev/shm to limit: {size_mb:g} MB is a Linux container's /dev/shm "
+            f"{title} has no /dev/shm to limit: {size_mb:g} MB is a Linux container's /dev/shm "
             "(the linux profiles)"
         )
     return _cannot_mount()

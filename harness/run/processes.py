@@ -104,22 +104,7 @@ def alive(process: psutil.Process) -> bool:
 CLEANUP_HELPERS = ("resource_tracker", "torch_shm_manager")
 
 
-# Wine's own processes for a prefix: its server and the services it starts; `wineserver -k` ends them.
-WINE_SERVICES = (
-    "wineserver",
-    "services.exe",
-    "winedevice.exe",
-    "plugplay.exe",
-    "explorer.exe",
-    "rpcss.exe",
-    "svchost.exe",
-    "conhost.exe",
-    "start.exe",
-    "wineboot.exe",
-)
-
-
-def _runs_one_of(process: psutil.Process, names: tuple[str, ...]) -> bool:
+def runs_one_of(process: psutil.Process, names: tuple[str, ...]) -> bool:
     """Whether the process's command line names one of `names` (False where it cannot be read)."""
     try:
         command = " ".join(process.cmdline())
@@ -128,12 +113,8 @@ def _runs_one_of(process: psutil.Process, names: tuple[str, ...]) -> bool:
     return any(name in command for name in names)
 
 
-def is_wine_service(process: psutil.Process) -> bool:
-    return _runs_one_of(process, WINE_SERVICES)
-
-
 def is_cleanup_helper(process: psutil.Process) -> bool:
-    return _runs_one_of(process, CLEANUP_HELPERS)
+    return runs_one_of(process, CLEANUP_HELPERS)
 
 
 # The forkserver (and what it forked) ends by itself once its main process's pipe has closed; with
@@ -143,7 +124,7 @@ FORKSERVER = "from multiprocessing.forkserver import main"
 
 def ends_by_itself(process: psutil.Process) -> bool:
     """A helper that goes once its clients have: a cleanup helper or the forkserver."""
-    return _runs_one_of(process, (*CLEANUP_HELPERS, FORKSERVER))
+    return runs_one_of(process, (*CLEANUP_HELPERS, FORKSERVER))
 
 
 def session_members(session_id: int) -> list[psutil.Process]:
@@ -178,9 +159,7 @@ def role(process: psutil.Process, main_pids: tuple[int, ...]) -> str:
         parent = process.ppid()
     except psutil.Error:
         return "worker"
-    if any(name in command for name in (*CLEANUP_HELPERS, *WINE_SERVICES)) or (
-        FORKSERVER in command and parent in main_pids
-    ):
+    if any(name in command for name in CLEANUP_HELPERS) or (FORKSERVER in command and parent in main_pids):
         return "helper"
     return "worker"
 

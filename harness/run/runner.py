@@ -17,16 +17,16 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 from harness.boot import dlp_contract as contract
-from harness.profiles import Profile
-from harness.run import idleness, private_shm, probe_records, processes, shm_leftovers, wine
+from harness.run import idleness, private_shm, probe_records, processes, shm_leftovers
 from harness.run.active_runs import ACTIVE_RUNS
+from harness.run.launch import BOOT_DIR, Launched, Launcher
 from harness.run.memory import MemoryMonitor
 from harness.run.observation import Observation, Stop
 from harness.run.settings import RunSettings
 
-BOOT_DIR = Path(__file__).resolve().parent.parent / "boot"
 # Runs code read from stdin in __main__ without giving __main__ a file, as an interactive session
 # does. (Plain `python -` sets __file__ to "<stdin>", which spawned children try to open as a file.)
 INTERACTIVE_MAIN = "import sys; exec(compile(sys.stdin.read(), '<stdin>', 'exec'))"
@@ -34,14 +34,18 @@ OUTPUT_READ_LIMIT = 1 << 20  # bytes of the output's end that classification rea
 OUTPUT_LIMIT_BYTES = 64 << 20  # a run that writes more is stopped: its output must not fill the disk
 POLL_INTERVAL_S = 0.1  # how soon the script's exit is noticed
 CHECK_INTERVAL_S = 0.25  # how often its processes, memory, output and shared memory are looked at
-LEFTOVER_GRACE_S = 2.0  # how long helpers (resource tracker, forkserver) may take to go by themselves
-# torch_shm_manager (the file_system sharing strategy's) polls for its clients: it goes about 2.1 s
-# after the last one. Helpers that end by themselves (and the forkserver: 2 s let case 06's, which
-# preloads torch, outlive its script under a loaded test matrix) alone are given this long.
-CLEANUP_GRACE_S = 5.0
-
 
 BOOT_EXIT_CODE = contract.BOOT_EXIT_CODE  # the boot module could not impose the profile
+
+
+class Profile(Protocol):
+    """What the runner needs of a profile (harness/profiles.py): its name, the variables that tell
+    the boot module what to impose, and the launcher it chose."""
+
+    name: str
+    launcher: Launcher
+
+    def environment(self) -> dict[str, str]: ...
 
 
 def child_environment(
@@ -64,7 +68,7 @@ def child_environment(
         **profile.environment(),
         **{
             contract.PROBE_DIR: str(probe_dir),
-            contract.STACK_TRIGGER: "file" if profile.under_wine else processes.STACK_TRIGGER,
+            contract.STACK_TRIGGER: profile.launcher.stack_trigger,
             contract.RUN_ID: run_id,
         },
     )
@@ -89,6 +93,7 @@ class _Run:
     workdir: Path
     run_id: str
     proc: subprocess.Popen
+    launched: Launched  # how it was started: its launcher's view of its processes
     started: float  # time.monotonic() at launch
     wall_started: float  # time.time() at launch
     monitor: MemoryMonitor
@@ -96,9 +101,6 @@ class _Run:
     cpu: idleness.CpuWatch
     shared: shm_leftovers.ShmWatch
     tree: list = field(default_factory=list)  # the run's processes at the last tick
-    prefix: Path | None = None  # under Wine: the run's own Wine prefix
-    pipe: wine.OutputPipe | None = None  # under Wine: the output's way to its file
-    windows: wine.WindowsProcesses | None = None  # under Wine: its processes and their Windows pids
     _main_pid: int | None = None
 
     @property
@@ -129,12 +131,12 @@ class _Run:
     @property
     def main_pids(self) -> tuple[int, int]:
         """The launched process and the script's interpreter (the same process but on Windows), as
-        this machine's pids (under Wine the probes name Windows pids: the launched one is the script's)."""
-        return (self.proc.pid, self.proc.pid if self.prefix else self.main_pid)
+        this machine's pids."""
+        return self.launched.main_pids(self.main_pid)
 
     def snapshot(self) -> list:
         """The launched process and the script's processes now: one look a tick."""
-        return self.windows.snapshot() if self.windows else processes.snapshot(self.proc.pid)
+        return self.launched.snapshot()
 
     def processes(self) -> list:
         return processes.find_run_processes(self.proc.pid, self.run_id, self.session_id)
@@ -186,45 +188,31 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
     command = [sys.executable, "-X", "faulthandler", *target, *settings.args]
     extra_path = [str(script.parent)] if settings.via_stdin else []
     env = child_environment(profile, workdir / "probes", run_id, extra_path, tmp_dir=workdir / "tmp")
-    prefix = None
-    if profile.under_wine:
-        prefix = wine.new_prefix(workdir)
-        command, env = wine.command(command, script), wine.environment(env, prefix)
-    if settings.dev_shm_mb is not None:
+
+    def wrap(command: list[str], env: dict) -> tuple[list[str], dict]:
+        if settings.dev_shm_mb is None:
+            return command, env
         command, variables = private_shm.wrap(command, settings.dev_shm_mb)
-        env.update(variables)
+        return command, {**env, **variables}
+
+    launched = profile.launcher.new_run(workdir)
     shared = shm_leftovers.ShmWatch()  # what /dev/shm held before the run
-    stdin_path = script if settings.via_stdin else os.devnull
-    with open(workdir / "output.txt", "wb") as output, open(stdin_path, "rb") as stdin:
-        pipe = wine.OutputPipe(workdir / "output.txt") if prefix else None
-        wall_started, started = time.time(), time.monotonic()
-        fed = prefix is not None and settings.via_stdin  # Wine 8 takes no regular file as stdin either
-        proc = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE if fed else stdin,
-            stdout=pipe.write if pipe else output,
-            stderr=subprocess.STDOUT,
-            cwd=settings.cwd or workdir,
-            env=env,
-            **processes.NEW_GROUP,
-        )
-        if pipe:
-            pipe.started()
-        if fed:
-            wine.feed(proc.stdin, script.read_bytes())
+    wall_started, started = time.time(), time.monotonic()
+    proc = launched.start(
+        command, env, script=script, output=workdir / "output.txt",
+        stdin=script if settings.via_stdin else None, cwd=settings.cwd or workdir, wrap=wrap,
+    )  # fmt: skip
     return _Run(
         workdir=workdir,
         run_id=run_id,
         proc=proc,
+        launched=launched,
         started=started,
         wall_started=wall_started,
         monitor=MemoryMonitor(proc.pid, started, settings.memory_interval_s),
         progress=probe_records.ProgressWatch(started),
         cpu=idleness.CpuWatch(started),
         shared=shared,
-        prefix=prefix,
-        pipe=pipe,
-        windows=wine.WindowsProcesses(proc.pid, workdir / "probes") if prefix else None,
     )
 
 
@@ -300,9 +288,9 @@ def _stall_limit(settings: RunSettings) -> float:
 
 def _idle_for_good(run: _Run, settings: RunSettings, now: float) -> bool:
     """The main process waits for a batch, no process used the CPU for `idle_s`, and a worker is
-    blocked on a lock with no timeout: nothing is left running that could wake it. Not under Wine:
-    a Windows process waits through Wine's server, whose waits this reading does not know."""
-    if settings.idle_s is None or run.windows or not run.progress.waiting:
+    blocked on a lock with no timeout: nothing is left running that could wake it. Not where the
+    launcher says this reading does not hold (a Windows process waits through Wine's server)."""
+    if settings.idle_s is None or not run.launched.reads_idleness or not run.progress.waiting:
         return False
     run.cpu.poll(run.tree, now)
     if now - max(run.cpu.last_busy, run.progress.last_progress) < settings.idle_s:
@@ -320,13 +308,11 @@ def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     elif stop is not Stop.EXITED:
         tree = run.processes()
         run.shared.poll([p.pid for p in tree], force=True)
-        if stop.takes_stacks and run.prefix:
-            observation.stacks = wine.dump_stacks(
-                run.probe_dir, len(processes.workers(tree, run.main_pids)) + 1
-            )
-        elif stop.takes_stacks:
-            observation.stacks = processes.dump_stacks(tree, run.probe_dir)
-            observation.native_stacks, observation.native_stacks_note = processes.dump_native_stacks(tree)
+        if stop.takes_stacks:
+            own = [p for p in tree if not run.launched.is_own_helper(p)]
+            workers = len(processes.workers(own, run.main_pids))
+            stacks = run.launched.dump_stacks(tree, run.probe_dir, workers)
+            observation.stacks, observation.native_stacks, observation.native_stacks_note = stacks
         processes.terminate(tree)
     run.proc.wait()
     if stop is Stop.BATCHES:
@@ -375,16 +361,9 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     if settings.memory_interval_s is not None:
         ready = probe_records.worker_ready(recorded, run.wall_started)
         iterated = any(fields[0] == "iter" for lines in recorded.values() for fields in lines)
-        run.monitor.mark_ready(run.windows.by_linux_pid(ready) if run.windows else ready, iterated)
+        run.monitor.mark_ready(run.launched.by_machine_pid(ready), iterated)
         observation.memory = run.monitor.to_json()
     observation.output = read_tail(run.output_path)
-
-
-def _grace_s(left: list, under_wine: bool = False) -> float:
-    finishing = all(processes.ends_by_itself(p) or processes.is_exiting(p) for p in left)
-    if under_wine:  # a spawned child still starting (seconds under Wine) ends by itself, with its error
-        return wine.LEFTOVER_GRACE_S
-    return CLEANUP_GRACE_S if finishing else LEFTOVER_GRACE_S
 
 
 def _end_leftovers(run: _Run) -> list[str]:
@@ -395,7 +374,7 @@ def _end_leftovers(run: _Run) -> list[str]:
     """
     started = time.monotonic()
     left = _script_processes(run)
-    while left and time.monotonic() < started + _grace_s(left, run.prefix is not None):
+    while left and time.monotonic() < started + run.launched.grace_s(left):
         time.sleep(POLL_INTERVAL_S)
         left = _script_processes(run)
     # A process already exiting ended with the script: it is finished off, not reported as left.
@@ -404,14 +383,10 @@ def _end_leftovers(run: _Run) -> list[str]:
     if left:
         run.shared.poll([p.pid for p in left], force=True)
         processes.terminate(left)
-    if run.prefix:
-        wine.end_prefix(run.prefix)  # Wine's services for the run, and its wineserver
-        # what `wineserver -k` leaves: a service whose main thread ended while a thread polls on
-        processes.kill_all(run.proc.pid, run.run_id, run.session_id)
-        run.pipe.finish()  # every writer is gone: the output is whole
+    run.launched.finish(lambda: processes.kill_all(run.proc.pid, run.run_id, run.session_id))
     return described
 
 
 def _script_processes(run: _Run) -> list:
-    """The run's processes, less Wine's own services (which end with the run's prefix)."""
-    return [p for p in run.processes() if not (run.prefix and processes.is_wine_service(p))]
+    """The run's processes, less the launcher's own helpers (which end with its `finish`)."""
+    return [p for p in run.processes() if not run.launched.is_own_helper(p)]

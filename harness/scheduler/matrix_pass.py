@@ -21,7 +21,7 @@ from pathlib import Path
 
 import filelock
 
-from harness import environment, needs, results, scheduler
+from harness import environment, results, scheduler
 from harness.cases import VARIANTS, Case
 from harness.outcomes import Outcome
 from harness.profiles import PROFILES
@@ -60,7 +60,7 @@ def observe(catalog: list[Case], workers: int, folder: Path, on_done: Callable |
     rerun_root = folder / "reruns"
 
     def run(job: scheduler.Job) -> RunResult:
-        if job.profile.name != RERUN_PROFILE or needs.missing(job.case.needs):
+        if job.profile.name != RERUN_PROFILE or job.profile.launcher.missing(job.case.needs):
             return scheduler.execute(job)
         where = rerun_root / f"{job.case.name}-{job.variant}"
         where.mkdir(parents=True, exist_ok=True)

@@ -10,21 +10,18 @@ from collections.abc import Callable
 
 from harness import profiles
 from harness.results import RunResult
+from harness.run import launch
 from harness.run.active_runs import ACTIVE_RUNS
-
-# Runs under Wine at once, whatever the number of jobs: with 4 beside 4 native runs on 2 CPUs, 3 and
-# 4 of the 38 Windows processes of a matrix printed their result and then did not exit before the
-# timeout, or left a spawned child behind (two full suites here); at 2 at once, none of 76 did.
-WINE_AT_ONCE = 2
 
 
 def lane(task) -> str | None:
-    """The lane a task runs in, whose runs at once are capped: "wine" for a run under Wine (a Job,
-    or a profile), None for the others."""
+    """The lane a task runs in, whose runs at once are capped (harness/run/launch `caps`): its
+    launcher's name for a launcher that caps its runs (a Job, or a profile), None for the others."""
     profile = getattr(task, "profile", task)
     if isinstance(profile, str):
         profile = profiles.PROFILES.get(profile)
-    return "wine" if getattr(profile, "under_wine", False) else None
+    launcher = getattr(profile, "launcher", None)
+    return launcher.name if launcher is not None and launcher.at_once else None
 
 
 def longest_first(jobs: list, durations: dict[tuple[str, str, str], float]) -> list:
@@ -50,11 +47,11 @@ def run_all(
 ) -> list[RunResult]:
     """Runs `run(task)` for each task, in the order given, on `workers` threads (each waits on its
     own process tree), one pool for every kind of run: a thread takes the first task whose lane
-    (`lane`) is under its cap (`caps`, default: WINE_AT_ONCE runs under Wine), so native runs go on
-    beside the capped ones instead of after them."""
+    (`lane`) is under its cap (`caps`, default: each launcher's own, launch.caps()), so native
+    runs go on beside the capped ones instead of after them."""
     if run is None:
         from harness.scheduler import execute as run
-    queue = _Queue(tasks, {"wine": WINE_AT_ONCE} if caps is None else caps)
+    queue = _Queue(tasks, launch.caps() if caps is None else caps)
     finished: list = []
     ACTIVE_RUNS.open()
     try:

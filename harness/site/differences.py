@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from harness.cases import VARIANTS, Case
 from harness.outcomes import Outcome
+from harness.profiles import PROFILES
 from harness.results import RunResult
 from harness.site.pages import case_page_path, literal, short
 from harness.site.results_data import Recorded
@@ -33,7 +34,8 @@ class Column:
 
 def pairs(reference: Recorded | None, observed: list[tuple[Recorded, str]]) -> list[tuple[Column, Column]]:
     """(real, emulated): each observed column whose profile the reference file emulated (or ran
-    under Wine), and the reference's Wine column against its emulation of Windows."""
+    as that system's own binaries, under Wine), and each column of another system's own binaries
+    in the reference against the reference's emulation of that system."""
     if reference is None:
         return []
     found = [
@@ -42,21 +44,15 @@ def pairs(reference: Recorded | None, observed: list[tuple[Recorded, str]]) -> l
         for source, profile in observed
         if reference.how_ran(profile) != "native"
     ]  # fmt: skip
-    if reference.how_ran("windows") == "wine":
-        wine = Column(reference, "windows", t("differences.wine"))
-        found.append(
-            (
-                wine,
-                Column(reference, "windows-emulated", t("differences.emulated", profile="windows-emulated")),
-            )
-        )
+    for foreign in (name for name in reference.profiles_run() if reference.ran_foreign(name)):
+        for emulation in (p.name for p in PROFILES.values() if p.stands_for == foreign):
+            found.append((Column(reference, foreign, _here(reference, foreign)),
+                          Column(reference, emulation, _here(reference, emulation))))  # fmt: skip
     return found
 
 
 def _here(reference: Recorded, profile: str) -> str:
-    if reference.how_ran(profile) == "wine":
-        return t("differences.wine")
-    return t("differences.emulated", profile=profile)
+    return t(f"differences.{reference.how_ran(profile)}", profile=profile)
 
 
 def listed(cases: list[Case], compared: list[tuple[Column, Column]]) -> str:

@@ -224,13 +224,13 @@ def _code(text: str, language: str) -> str:
 def column_head(source: Recorded, profile: str) -> str:
     """A column's heading: what it stands for, and whether it was observed there or emulated."""
     title = PROFILES[profile].title
-    if source.native(profile):
-        return f"{title}<br><small>{t('column.observed', label=source.label())}</small>"
-    if source.how_ran(profile) == "wine":
-        return f"{title}<br><small>{t('column.wine', how=source.emulation(profile))}</small>"
     python = source.environment.get("python", "?")
     system = SYSTEM_NAMES.get(source.system, source.system)
-    return f"{title}<br><small>{t('column.emulated', system=system, python=python)}</small>"
+    kind = "native" if source.native(profile) else source.how_ran(profile)
+    said = t(
+        f"column.{kind}", label=source.label(), how=source.emulation(profile), system=system, python=python
+    )
+    return f"{title}<br><small>{said}</small>"
 
 
 def _unconfirmed(case: Case, variant: str, profile: str, confirmed) -> str:
@@ -279,8 +279,8 @@ def profiles_list(reference: Recorded | None) -> str:
     words = wording.PROFILE_TEXT.get(wording.current(), {})
     for profile in PROFILES.values():
         how = reference.emulation(profile.name) if reference else ""
-        kind = "profiles.wine" if profile.runner == "wine" else "profiles.emulated"
-        seen = t(kind, how=literal(how)) if how else t("profiles.native")
+        kind = reference.how_ran(profile.name) if reference and how else "native"
+        seen = t(f"profiles.{kind}", how=literal(how))
         imposes, limits = words.get(profile.name, (profile.imposes, profile.limits))
         items.append(
             t(

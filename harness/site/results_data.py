@@ -7,7 +7,7 @@ from pathlib import Path
 
 from harness import profiles, results
 from harness.results import ResultsFile, RunResult
-from harness.run import wine
+from harness.run.launch import How
 
 
 @dataclass(frozen=True)
@@ -37,16 +37,23 @@ class Recorded:
         """How this file's machine imitated `profile`; "" where it ran it natively."""
         return next((r.emulation for r in self.data.results if r.profile == profile and r.emulation), "")
 
+    def how(self, profile: str) -> How | None:
+        """How this file's machine made the runs of `profile` (a typed field of each result)."""
+        return next((r.how for r in self.data.results if r.profile == profile and r.how), None)
+
     def native(self, profile: str) -> bool:
         ran = [r for r in self.data.results if r.profile == profile and r.outcome.was_judged]
-        return bool(ran) and not any(r.emulation for r in ran)
+        return bool(ran) and all(r.how and r.how.kind == How.NATIVE for r in ran)
 
     def how_ran(self, profile: str) -> str:
-        """ "native" (observed on its own system), "wine" (Windows' own binaries under Wine, here)
-        or "emulated" (imitated by this machine's interpreter)."""
-        if self.native(profile):
-            return "native"
-        return "wine" if self.emulation(profile).startswith(wine.DESCRIPTION_START) else "emulated"
+        """`How.kind`: "native" (observed on its own system), "emulated" (imitated by this machine's
+        interpreter), or the launcher that ran another system's own binaries here ("wine")."""
+        how = self.how(profile)
+        return how.kind if how else How.EMULATED
+
+    def ran_foreign(self, profile: str) -> bool:
+        """Whether `profile` ran here as another system's own binaries (not emulated, not native)."""
+        return self.how_ran(profile) not in (How.NATIVE, How.EMULATED)
 
     def label(self) -> str:
         """e.g. "Windows 10 · Python 3.12.7 · torch 2.13.0"."""

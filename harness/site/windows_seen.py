@@ -10,7 +10,6 @@ from harness.site.results_data import Recorded
 from harness.site.wording import t
 from harness.tracebacks import find_exceptions
 
-PROFILE = "windows"
 MAX_ERRORS = 4  # distinct exception lines shown per script
 
 
@@ -24,15 +23,19 @@ def placed(body: str) -> str:
 
 
 def block(case: Case, reference: Recorded | None) -> str:
-    """An admonition with each script's outcome under Wine and its errors as printed; "" where the
-    reference file has no run of the case under Wine."""
-    if reference is None or reference.how_ran(PROFILE) != "wine":
-        return ""
-    parts = [_variant(result) for v in VARIANTS if (result := reference.get(case.name, v, PROFILE))]
+    """An admonition with each script's outcome as another system's own binaries printed it (under
+    Wine) and its errors; "" where the reference file has no such run of the case."""
+    foreign = [name for name in reference.profiles_run() if reference.ran_foreign(name)] if reference else []
+    parts = [
+        _variant(result)
+        for name in foreign[:1]
+        for v in VARIANTS
+        if (result := reference.get(case.name, v, name))
+    ]
     if not parts:
         return ""
     body = "\n\n".join([t("windows.intro"), *parts])
-    title = t("windows.title", how=reference.emulation(PROFILE))
+    title = t("windows.title", how=reference.emulation(foreign[0]))
     return f'!!! info "{title}"\n\n' + "\n".join(f"    {line}".rstrip() for line in body.splitlines()) + "\n"
 
 

@@ -255,7 +255,7 @@ TEXT: dict[str, dict[str, str]] = {
     "cell.unconfirmed": {"en": "not yet observed on {system}", "zh": "尚未在 {system} 上实测"},
     # The comparison page.
     "comparison.head": {"en": "| case | variant | ", "zh": "| 案例 | 版本 | "},
-    "column.observed": {"en": "observed: {label}", "zh": "实测：{label}"},
+    "column.native": {"en": "observed: {label}", "zh": "实测：{label}"},
     "column.wine": {"en": "{how}, on Linux", "zh": "{how}，运行在 Linux 上"},
     "column.emulated": {
         "en": "emulated on {system}, Python {python}",

@@ -6,14 +6,14 @@ own, then again there), so this costs one run per pair, not two."""
 
 from __future__ import annotations
 
-from harness import needs
 from harness.cases import VARIANTS, discover
 from harness.profiles import resolve
+from harness.run.launch.native import NativeLauncher
 from harness.scheduler.matrix_pass import RERUN_PROFILE
 
 
 def test_each_case_script_gives_the_same_outcome_when_run_again_in_its_folder(matrix_results, matrix_reruns):
-    cases = [case for case in discover() if not needs.missing(case.needs)]
+    cases = [case for case in discover() if not NativeLauncher().missing(case.needs)]
     assert len(cases) >= 17, [case.name for case in cases]
     keys = [(case.name, variant, RERUN_PROFILE) for case in cases for variant in VARIANTS]
     pairs = [key for key in keys if matrix_results[key].outcome != "skipped"]

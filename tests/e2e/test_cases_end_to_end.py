@@ -12,7 +12,7 @@ import re
 import pytest
 
 from harness.profiles import BY_START_METHOD, PROFILE_NAMES, PROFILES
-from harness.run import wine
+from harness.run.launch import wine_env as wine
 
 pytestmark = pytest.mark.linux
 
@@ -154,7 +154,7 @@ def test_outcome_and_signature(matrix_results, case, variant, profile):
 def _skip_without_wine(profile: str, result) -> None:
     """A run under Wine that was skipped for want of Wine or of the Windows environment: skipped
     here too (failed with DLP_REQUIRE_WINE=1, as in CI)."""
-    if not PROFILES[profile].under_wine or not wine.unavailable():
+    if PROFILES[profile].launcher.name != "wine" or not wine.unavailable():
         return
     assert os.environ.get("DLP_REQUIRE_WINE") != "1", f"DLP_REQUIRE_WINE=1 but {wine.unavailable()}"
     assert result.outcome == "skipped" and result.reason == wine.unavailable(), result.reason
@@ -191,7 +191,7 @@ def test_parent_shows_only_the_consequence_for_the_guard_case(matrix_results):
 def test_cuda_case_is_skipped_without_a_gpu_never_ok(matrix_results, variant, profile):
     result = matrix_results[("05_cuda_in_worker", variant, profile)]
     _skip_without_wine(profile, result)
-    if PROFILES[profile].under_wine:
+    if PROFILES[profile].launcher.name == "wine":
         assert result.outcome == "skipped" and result.reason.startswith("no GPU under Wine"), result.reason
         return
     if not result.reason.startswith("no usable CUDA GPU"):

@@ -104,9 +104,9 @@ def test_unmatched_failure_is_reported_raw_not_guessed(tmp_path):
 
 @pytest.mark.slow
 def test_check_says_when_nothing_could_be_judged(tmp_path):
-    from harness import needs
+    from harness.run.launch.native import NativeLauncher
 
-    if not needs.missing(("cuda",)):
+    if not NativeLauncher().missing(("cuda",)):
         pytest.skip("this machine has a GPU: the runs can be judged")
     script = tmp_path / "gpu_only.py"
     script.write_text(
@@ -164,8 +164,8 @@ def test_a_small_dev_shm_is_recognised_only_where_check_imposes_it():
     from harness.profiles import PROFILES
     from harness.run import private_shm
 
-    if private_shm.unavailable(64, PROFILES["linux"]):
-        pytest.skip(private_shm.unavailable(64, PROFILES["linux"]))
+    if private_shm.unavailable(64, PROFILES["linux"].system, PROFILES["linux"].title):
+        pytest.skip(private_shm.unavailable(64, PROFILES["linux"].system, PROFILES["linux"].title))
     script = "cases/16_dev_shm_too_small/broken.py"
     roomy = json.loads(harness("check", script, "--profile", "linux", "--json").stdout)
     assert [r["outcome"] for r in roomy["runs"]] == ["ok"]

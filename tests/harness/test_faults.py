@@ -8,7 +8,7 @@ import time
 import psutil
 import pytest
 
-from harness import judge, outcome_table, scheduler
+from harness import judge, outcome_table, verdict
 from harness.run import runner
 from harness.run.runner import OUTPUT_LIMIT_BYTES
 from harness.run.settings import PROCESS_LIMIT, RunSettings
@@ -24,7 +24,7 @@ slow = pytest.mark.slow
 
 
 def observe(name: str, timeout: float = 30, **settings):
-    return scheduler.observe(
+    return verdict.reach(
         FAULTS / name, "linux", RunSettings(timeout_s=timeout, **settings), case=name, variant="fault"
     )
 
@@ -86,7 +86,7 @@ def test_closing_its_own_output_is_fine(contained):
 def test_unbounded_memory_is_stopped_by_the_limit(contained, tmp_path):
     hog = tmp_path / "hog.py"
     hog.write_text("blocks = []\nwhile True:\n    blocks.append(bytearray(64 << 20))\n")
-    result = scheduler.observe(
+    result = verdict.reach(
         hog, "linux", RunSettings(timeout_s=60, memory_limit_mb=500), case="hog", variant="fault"
     )
     assert result.outcome == "leak" and "over its limit of 500 MB" in result.signature

@@ -7,7 +7,7 @@ import time
 import psutil
 import pytest
 
-from harness import scheduler
+from harness import verdict
 from harness.run.settings import RunSettings
 from tests.conftest import SCRIPTS_DIR
 
@@ -28,7 +28,7 @@ def _gone(pid: int) -> bool:
 def test_worker_hang_is_classified_with_stacks_and_contained(method):
     timeout = TIMEOUT_S[method]
     started = time.monotonic()
-    result = scheduler.observe(
+    result = verdict.reach(
         SCRIPTS_DIR / "worker_hangs.py", method, RunSettings(timeout_s=timeout), case="hang", variant="probe"
     )
     elapsed = time.monotonic() - started

@@ -119,11 +119,11 @@ def test_a_stopped_harness_leaves_nothing_of_its_runs(tmp_path, what, signal_nam
 
 KILLED_PYTEST = """
 from pathlib import Path
-from harness import scheduler
+from harness import verdict
 from harness.run.settings import RunSettings
 
 def test_hangs():
-    scheduler.observe(Path({script!r}), "linux", RunSettings(timeout_s=120), case="fault", variant="hang")
+    verdict.reach(Path({script!r}), "linux", RunSettings(timeout_s=120), case="fault", variant="hang")
 """
 
 

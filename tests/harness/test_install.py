@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.run import wine
+from harness.run.launch import wine_env as wine
 from tests.conftest import ROOT, needs_wine
 
 pytestmark = [pytest.mark.slow, pytest.mark.linux]

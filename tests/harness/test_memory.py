@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import scheduler
+from harness import verdict
 from harness.run.settings import RunSettings
 
 pytestmark = pytest.mark.linux
@@ -20,7 +20,7 @@ def test_memory_limit_stops_the_run_and_is_recorded(tmp_path):
         "    blocks.append(bytearray(50 * 1024 * 1024))\n"
         "    time.sleep(0.05)\n"
     )
-    result = scheduler.observe(
+    result = verdict.reach(
         hog, "linux", RunSettings(timeout_s=60, memory_limit_mb=400), case="hog", variant="probe"
     )
     assert result.outcome == "leak"

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from harness import profiles, scheduler
+from harness import profiles, verdict
 from harness.profiles import PROFILES, Profile
 from harness.run.runner import run_script
 from harness.run.settings import RunSettings
@@ -55,10 +55,10 @@ def test_a_profile_that_cannot_be_imposed_is_an_error_never_a_run(tmp_path, monk
     assert (
         "could not impose the profile: ValueError: cannot find context for 'vfork'" in observed.boot_failure
     )
-    skipped = scheduler.observe(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
+    skipped = verdict.reach(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
     assert skipped.outcome == "skipped" and "vfork start method is not available here" in skipped.reason
     monkeypatch.setattr(profiles, "unavailable", lambda profile: "")  # as if the harness thought it could
-    failed = scheduler.observe(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
+    failed = verdict.reach(script, impossible, RunSettings(timeout_s=30), case="c", variant="v")
     assert failed.outcome == "error" and "could not impose the profile" in failed.reason
 
 

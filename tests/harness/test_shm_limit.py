@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import scheduler
+from harness import verdict
 from harness.outcomes import Outcome
 from harness.profiles import PROFILES
 from harness.run import private_shm
@@ -27,8 +27,8 @@ with open("/dev/shm/dlp-test-{marker}", "wb") as f:
 @pytest.mark.slow
 @pytest.mark.linux
 def test_the_run_sees_its_own_small_dev_shm_and_leaves_the_machines_alone(tmp_path):
-    if private_shm.unavailable(8, PROFILES["linux"]):
-        pytest.skip(private_shm.unavailable(8, PROFILES["linux"]))
+    if private_shm.unavailable(8, PROFILES["linux"].system, PROFILES["linux"].title):
+        pytest.skip(private_shm.unavailable(8, PROFILES["linux"].system, PROFILES["linux"].title))
     marker = os.urandom(4).hex()
     script = tmp_path / "fills_shm.py"
     script.write_text(FILLS_SHM.format(marker=marker))
@@ -45,7 +45,7 @@ def test_the_run_sees_its_own_small_dev_shm_and_leaves_the_machines_alone(tmp_pa
 def test_observe_skips_a_limited_run_under_a_profile_without_dev_shm(tmp_path):
     script = tmp_path / "nothing.py"
     script.write_text("")
-    result = scheduler.observe(
+    result = verdict.reach(
         script,
         "windows-emulated",
         RunSettings(timeout_s=30, dev_shm_mb=64),

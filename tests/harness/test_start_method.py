@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from harness import profiles, scheduler
+from harness import profiles, scheduler, verdict
 from harness.profiles import PROFILES
 from harness.run.runner import run_script
 from harness.run.settings import RunSettings
@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.linux]
 
 @pytest.mark.parametrize("profile", PROFILES)
 def test_start_method_reaches_parent_and_workers(profile):
-    if PROFILES[profile].under_wine:
+    if PROFILES[profile].launcher.name == "wine":
         needs_wine()
     method = PROFILES[profile].start_method
     observed = run_script(SCRIPTS_DIR / "probe_start_method.py", PROFILES[profile], RunSettings(timeout_s=60))
@@ -59,6 +59,6 @@ def test_parallel_runs_of_one_script_never_meet_in_the_temporary_directory(tmp_p
     results = scheduler.run_all(
         runnable,
         4,
-        run=lambda p: scheduler.observe(script, p, RunSettings(timeout_s=180), case="c", variant="v"),
+        run=lambda p: verdict.reach(script, p, RunSettings(timeout_s=180), case="c", variant="v"),
     )
     assert [r.outcome for r in results] == ["ok"] * len(runnable), [r.signature for r in results]

@@ -33,7 +33,9 @@ wait_here()
 """
 
 
-@pytest.mark.parametrize("name", [name for name, profile in PROFILES.items() if not profile.under_wine])
+@pytest.mark.parametrize(
+    "name", [name for name, profile in PROFILES.items() if profile.launcher.name != "wine"]
+)
 def test_every_profile_boots_a_plain_script_and_imposes_its_start_method(tmp_path, name):
     """Every profile this machine's interpreter runs (the Wine runner's own: tests/harness/test_wine.py)."""
     script = tmp_path / "which.py"

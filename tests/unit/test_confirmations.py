@@ -6,37 +6,38 @@ from __future__ import annotations
 
 import pytest
 
-from harness import cases, confirmations, profiles, scheduler
+from harness import cases, confirmations, profiles, scheduler, verdict
 from harness.outcomes import Outcome
 from harness.results import RunResult
+from harness.run.launch import How
 
 LAMBDA_314 = "_pickle.PicklingError: Can't pickle local object <function main.<locals>.<lambda> at 0x7f>"
 
 
-def _execute(monkeypatch, signature: str, emulation: str) -> RunResult:
+def _execute(monkeypatch, signature: str, emulated: bool) -> RunResult:
     (case,) = cases.select(cases.discover(), ["03"])
     (job,) = scheduler.plan([case], ["broken"], [profiles.PROFILES["linux-3.14"]])
     observed = RunResult(
         case=case.name, variant="broken", profile="linux-3.14", start_method="forkserver",
-        emulation=emulation, outcome=Outcome.CRASH, signature=signature,
+        how=How("native", "CPython 3.14.2", "3.14.2", emulated), outcome=Outcome.CRASH, signature=signature,
     )  # fmt: skip
-    monkeypatch.setattr(scheduler, "observe", lambda *args, **kwargs: observed)
+    monkeypatch.setattr(verdict, "reach", lambda *args, **kwargs: observed)
     monkeypatch.setattr(confirmations, "confirmed", lambda *key, **options: False)
     return scheduler.execute(job)
 
 
 @pytest.mark.parametrize(
-    ("signature", "emulation", "matched", "unverified"),
+    ("signature", "emulated", "matched", "unverified"),
     [
-        (LAMBDA_314, "", True, False),  # Python 3.14 itself, as expected: confirmed by this run
-        ("TypeError: something else", "", False, True),  # 3.14 itself, not as expected: reported
-        (LAMBDA_314, "forkserver on Linux, Python 3.11", True, False),  # an emulation: never unverified
+        (LAMBDA_314, False, True, False),  # Python 3.14 itself, as expected: confirmed by this run
+        ("TypeError: something else", False, False, True),  # 3.14 itself, not as expected: reported
+        (LAMBDA_314, True, True, False),  # an emulation: never unverified
     ],
 )
 def test_a_native_run_that_matches_is_its_own_confirmation(
-    monkeypatch, signature, emulation, matched, unverified
+    monkeypatch, signature, emulated, matched, unverified
 ):
-    result = _execute(monkeypatch, signature, emulation)
+    result = _execute(monkeypatch, signature, emulated)
     assert (result.matched, result.expected_unverified) == (matched, unverified)
 
 
@@ -46,12 +47,14 @@ def test_a_run_that_wine_itself_failed_is_run_again_once(monkeypatch):
     seen = iter([(Outcome.CRASH, "OSError: [WinError 1359] Internal error"), (Outcome.OK, "")])
     calls = []
 
-    def observe(*args, **kwargs):
+    def judged(*args, **kwargs):
         outcome, signature = next(seen)
         calls.append(outcome)
         return RunResult(
             case=case.name, variant="fixed", profile="windows", outcome=outcome, signature=signature
         )
 
-    monkeypatch.setattr(scheduler, "observe", observe)
+    monkeypatch.setattr(profiles.PROFILES["windows"].launcher, "unavailable", lambda: "")
+    monkeypatch.setattr(profiles.PROFILES["windows"].launcher, "missing", lambda needs: "")
+    monkeypatch.setattr(verdict, "_judged", judged)
     assert scheduler.execute(job).outcome is Outcome.OK and calls == [Outcome.CRASH, Outcome.OK]

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from harness import judge, scheduler
+from harness import judge, profiles, scheduler, verdict
 from harness.cases import discover
 from harness.outcomes import Outcome
 from harness.run.observation import Observation, Stop
@@ -79,7 +79,7 @@ def test_a_job_carries_one_settings_and_a_result_records_its_limits(tmp_path):
     from harness.profiles import Profile
 
     case = CASES["04_opencv_thread_deadlock"]
-    linux = scheduler.profiles.resolve("linux")
+    linux = profiles.resolve("linux")
     (job,) = scheduler.plan([case], ["broken"], [linux], idle_s=2.5)
     assert (job.settings.timeout_s, job.settings.idle_s) == (case.timeout, 2.5)
     assert scheduler.plan([case], ["broken"], [linux], timeout_s=7, idle_s=None)[0].settings.idle_s is None
@@ -87,7 +87,7 @@ def test_a_job_carries_one_settings_and_a_result_records_its_limits(tmp_path):
     impossible = Profile("vfork", "vfork", "linux", "no such start method")
     script = tmp_path / "ran.py"
     script.write_text("print('ran')\n")
-    skipped = scheduler.observe(script, impossible, job.settings, case="c", variant="v")
+    skipped = verdict.reach(script, impossible, job.settings, case="c", variant="v")
     assert skipped.outcome is Outcome.SKIPPED
     assert skipped.limits == {
         "timeout_s": case.timeout,

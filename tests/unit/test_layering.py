@@ -72,3 +72,52 @@ def test_every_package_of_the_harness_goes_into_the_wheel():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     packages = {".".join(p.parent.relative_to(ROOT).parts) for p in HARNESS.glob("**/__init__.py")}
     assert packages - listed == set()
+
+
+LAUNCHERS = HARNESS / "run" / "launch"
+# The command that builds the Windows environment for the Wine launcher: its installer, not a run.
+WINE_INSTALLER = HARNESS / "commands" / "windows_env.py"
+
+
+def asks_for_wine(path) -> list[str]:
+    """Where a file's code asks whether it is Wine: a condition naming it, a comparison with a string
+    that does, an import of the Wine launcher's modules (comments, prose and declarations aside)."""
+    found = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tests = [n.test for n in ast.walk(tree) if isinstance(n, (ast.If, ast.IfExp, ast.While, ast.Assert))]
+    tests += [condition for n in ast.walk(tree) if isinstance(n, ast.comprehension) for condition in n.ifs]
+    tests += [n for n in ast.walk(tree) if isinstance(n, (ast.Compare, ast.BoolOp))]
+    for node in (inner for test in tests for inner in ast.walk(test)):
+        names = {
+            ast.Name: lambda n: [n.id],
+            ast.Attribute: lambda n: [n.attr],
+            ast.Constant: lambda n: [n.value],
+        }
+        for kind, read in names.items():
+            if isinstance(node, kind):
+                found += [f"{path.name}:{node.lineno}: {n}" for n in read(node) if _says_wine(n)]
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            named = [alias.name for alias in node.names] + [getattr(node, "module", None) or ""]
+            found += [f"{path.name}:{node.lineno}: import {n}" for n in named if _says_wine(n)]
+    return sorted(set(found))
+
+
+def _says_wine(name) -> bool:
+    return isinstance(name, str) and "wine" in name.lower()
+
+
+def test_nothing_outside_the_launchers_asks_whether_it_is_wine():
+    files = [p for p in HARNESS.glob("**/*.py") if LAUNCHERS not in p.parents and p != WINE_INSTALLER]
+    asked = [spot for path in files for spot in asks_for_wine(path)]
+    assert asked == []
+
+
+def test_the_wine_test_sees_a_question(tmp_path):
+    asking = tmp_path / "pages.py"
+    asking.write_text('if source.how_ran(p) == "wine":\n    pass\nif profile.under_wine:\n    pass\n')
+    assert len(asks_for_wine(asking)) == 2
+    asking.write_text(
+        '"""Windows binaries under Wine."""\nkind = t(f"column.{how.kind}")  # not Wine\nway = launch.WINE\n'
+    )
+    assert asks_for_wine(asking) == []

@@ -164,7 +164,7 @@ def test_the_windows_interpreters_library_under_wine_is_a_library_and_is_scrubbe
     """Case 17 under Wine: the daemonic-children assertion is the standard library's (a crash), not
     the script's own assert (a wrong result)."""
     from harness import judge
-    from harness.run import wine
+    from harness.run.launch import wine_env as wine
 
     lib = wine.windows_path(wine.root() / "cp313" / "Lib" / "multiprocessing" / "process.py")
     script = wine.windows_path(judge.CASES_DIR / "17_pool_inside_worker" / "broken.py")

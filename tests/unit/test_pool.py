@@ -8,10 +8,13 @@ import time
 from types import SimpleNamespace
 
 from harness.run.active_runs import ACTIVE_RUNS
-from harness.scheduler import WINE_AT_ONCE, lane, longest_first, run_all
+from harness.run.launch.native import NativeLauncher
+from harness.run.launch.wine import AT_ONCE as WINE_AT_ONCE
+from harness.run.launch.wine import WineLauncher
+from harness.scheduler import lane, longest_first, run_all
 
-WINE = SimpleNamespace(name="windows", under_wine=True)
-NATIVE = SimpleNamespace(name="linux", under_wine=False)
+WINE = SimpleNamespace(name="windows", launcher=WineLauncher())
+NATIVE = SimpleNamespace(name="linux", launcher=NativeLauncher())
 
 
 def _job(case: str, profile) -> SimpleNamespace:

@@ -14,9 +14,12 @@ from harness.run import private_shm
 
 def test_profiles_that_stand_for_windows_and_macos_are_skipped_with_the_reason():
     for name in ("windows", "windows-emulated", "macos"):
-        reason = private_shm.unavailable(64, PROFILES[name])
+        reason = private_shm.unavailable(64, PROFILES[name].system, PROFILES[name].title)
         assert reason.startswith(f"{PROFILES[name].title} has no /dev/shm to limit"), reason
-    assert private_shm.unavailable(None, PROFILES["windows-emulated"]) == ""
+    assert (
+        private_shm.unavailable(None, PROFILES["windows-emulated"].system, PROFILES["windows-emulated"].title)
+        == ""
+    )
 
 
 def test_a_bad_size_in_case_toml_names_the_file(tmp_path):

@@ -3,11 +3,12 @@ browser loading the pages (Debian's chromium and chromedriver)."""
 
 from __future__ import annotations
 
+import dataclasses
 from types import SimpleNamespace
 
 import pytest
 
-from tests.site_results import UNDER_WINE, results_fixture
+from tests.site_results import UNDER_WINE, how, results_fixture
 
 pytest.importorskip("mkdocs", reason="the docs extra is not installed")
 
@@ -66,13 +67,14 @@ def test_a_native_run_that_matched_confirms_a_profile_expectation(tmp_path):
     from harness import confirmations, results
     from harness.results import ResultsFile, RunResult
 
-    native = RunResult(case="12_too_many_open_files", variant="broken", profile="windows", outcome="ok")
-    emulated = RunResult(**{**native.__dict__, "emulation": "spawn on Linux"})
+    native = RunResult(case="12_too_many_open_files", variant="broken", profile="windows", outcome="ok",
+                       how=how("", "3.12.7"))  # fmt: skip
+    emulated = RunResult(**{**native.__dict__, "emulation": "spawn on Linux", "how": how("spawn on Linux")})
     windows_env = {"os": "windows", "python": "3.12.7"}
     results.save(tmp_path / "emulated.json", ResultsFile({"os": "linux", "python": "3.11.7"}, [emulated]))
     results.save(tmp_path / "unmatched.json", ResultsFile(windows_env, [native]))
     assert not confirmations.confirmed("windows", "12_too_many_open_files", "broken", results_dir=tmp_path)
-    native.matched = True
+    native = dataclasses.replace(native, matched=True)
     results.save(tmp_path / "windows.json", ResultsFile(windows_env, [native]))
     confirmations._confirmed.cache_clear()
     assert confirmations.confirmed("windows", "12_too_many_open_files", "broken", results_dir=tmp_path)
@@ -134,12 +136,27 @@ def test_a_case_page_says_what_windows_own_binaries_printed_under_wine(tmp_path)
         profile="windows",
         outcome="crash",
         emulation=UNDER_WINE,
+        how=how(UNDER_WINE),
         output_tail=CHILD_EOF,
         duration_s=16.5,
         signature="AttributeError: Can't get local object",
     )
-    fixed = RunResult(case=case.name, variant="fixed", profile="windows", outcome="ok", emulation=UNDER_WINE)
-    emulated = RunResult(**{**broken.__dict__, "profile": "windows-emulated", "emulation": "spawn on Linux"})
+    fixed = RunResult(
+        case=case.name,
+        variant="fixed",
+        profile="windows",
+        outcome="ok",
+        emulation=UNDER_WINE,
+        how=how(UNDER_WINE),
+    )
+    emulated = RunResult(
+        **{
+            **broken.__dict__,
+            "profile": "windows-emulated",
+            "emulation": "spawn on Linux",
+            "how": how("spawn on Linux"),
+        }
+    )
     env = {"os": "linux", "python": "3.11.7", "recorded_at": "2026-12-02"}
     results.save(tmp_path / "wine.json", ResultsFile(env, [broken, fixed]))
     results.save(tmp_path / "emulated.json", ResultsFile(env, [emulated]))
@@ -161,7 +178,7 @@ def test_every_cell_where_a_real_interpreter_corrected_the_emulation_is_listed(t
 
     def run(case, profile, outcome, signature="", emulation=""):
         return RunResult(case=case, variant="broken", profile=profile, outcome=outcome, signature=signature,
-                         emulation=emulation)  # fmt: skip
+                         emulation=emulation, how=how(emulation))  # fmt: skip
 
     emulated = "forkserver on Linux, Python 3.11"
     SHM, DIRS = (

@@ -13,9 +13,9 @@ import types
 
 import pytest
 
-from harness import profiles, scheduler
+from harness import profiles, verdict
 from harness.outcomes import Outcome
-from harness.run import wine
+from harness.run.launch import wine_env as wine
 from harness.run.settings import RunSettings
 
 pytestmark = pytest.mark.linux
@@ -28,7 +28,7 @@ def test_without_wine_a_run_is_skipped_and_says_how_to_install_it(monkeypatch, t
     monkeypatch.setattr(shutil, "which", lambda name: None)
     script = tmp_path / "ran.py"
     script.write_text("open('ran', 'w').close()\n")
-    result = scheduler.observe(script, WINE, RunSettings(timeout_s=5), case="c", variant="v")
+    result = verdict.reach(script, WINE, RunSettings(timeout_s=5), case="c", variant="v")
     assert result.outcome is Outcome.SKIPPED
     assert "Wine is not installed" in result.reason and "apt-get install wine" in result.reason
     assert not (tmp_path / "ran").exists()
@@ -80,14 +80,15 @@ def test_each_process_is_named_by_the_one_marker_it_holds_that_no_other_claimed(
 
 
 def test_under_wine_a_need_is_the_windows_environments_and_wines_gaps_are_named(monkeypatch, tmp_path):
-    from harness import needs
+    from harness.run.launch.wine import WineLauncher
 
     monkeypatch.setenv(wine.ENV_VARIABLE, str(tmp_path))
-    assert "gloo collectives never return under Wine" in needs.missing(("distributed",), under_wine=True)
-    assert "no GPU under Wine" in needs.missing(("cuda",), under_wine=True)
-    assert "Windows environment has no OpenCV" in needs.missing(("opencv",), under_wine=True)
+    launcher = WineLauncher()
+    assert "gloo collectives never return under Wine" in launcher.missing(("distributed",))
+    assert "no GPU under Wine" in launcher.missing(("cuda",))
+    assert "Windows environment has no OpenCV" in launcher.missing(("opencv",))
     (tmp_path / "site" / "cv2").mkdir(parents=True)
-    assert needs.missing(("opencv",), under_wine=True) == ""
+    assert launcher.missing(("opencv",)) == ""
 
 
 def test_without_wine_the_header_says_the_column_is_not_run_and_why(monkeypatch):

@@ -32,8 +32,28 @@ from harness import INSTALLED
 from harness.boot import dlp_contract as contract
 from harness.run import processes
 
+# Wine's own processes for a prefix: its server and the services it starts; `wineserver -k` ends them.
+SERVICES = (
+    "wineserver",
+    "services.exe",
+    "winedevice.exe",
+    "plugplay.exe",
+    "explorer.exe",
+    "rpcss.exe",
+    "svchost.exe",
+    "conhost.exe",
+    "start.exe",
+    "wineboot.exe",
+)
+
+
+def is_service(process: psutil.Process) -> bool:
+    """Whether `process` is one of Wine's own (it ends with the run's prefix), not the script's."""
+    return processes.runs_one_of(process, SERVICES)
+
+
 ENV_VARIABLE = "DLP_WINDOWS_ENV"
-_CHECKOUT = Path(__file__).resolve().parents[2]
+_CHECKOUT = Path(__file__).resolve().parents[3]
 
 
 def _cache_home() -> Path:
@@ -104,12 +124,19 @@ def unavailable() -> str:
     return ""
 
 
+def described(env_root: Path | None = None) -> dict:
+    """What `windows-env` found in the environment (python, torch, wine, platform); {} if nothing."""
+    try:
+        return json.loads(((env_root or root()) / DESCRIPTION_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
 def describe(env_root: Path | None = None) -> str:
     """What a run under Wine runs, for its result: "Windows binaries under Wine 8.0: CPython 3.13.2
     win_amd64, torch 2.13.0 win_amd64"."""
-    try:
-        known = json.loads(((env_root or root()) / DESCRIPTION_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    known = described(env_root)
+    if not known:
         return f"{DESCRIPTION_START} (environment not described)"
     wine_version = known.get("wine", "Wine").removeprefix("Wine")
     return (
@@ -162,7 +189,7 @@ class WindowsProcesses:
         if not any(p.pid == self.root_pid for p in members):
             return []
         for process in members:
-            if process.pid not in self.windows_pid and not processes.is_wine_service(process):
+            if process.pid not in self.windows_pid and not is_service(process):
                 self._read_marker(process)
         return [p for p in members if p.pid == self.root_pid or p.pid in self.windows_pid]
 

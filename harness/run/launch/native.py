@@ -1,0 +1,92 @@
+"""The native launcher: the script runs on this machine's own interpreter, the harness's."""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from harness.run import processes
+from harness.run.launch import NATIVE, Launched, Launcher, this_interpreter
+
+# torch_shm_manager (the file_system sharing strategy's) polls for its clients: it goes about 2.1 s
+# after the last one. Helpers that end by themselves (and the forkserver: 2 s let case 06's, which
+# preloads torch, outlive its script under a loaded test matrix) alone are given this long.
+CLEANUP_GRACE_S = 5.0
+LEFTOVER_GRACE_S = 2.0  # how long other processes (resource tracker, forkserver) may take to go
+
+_CUDA_PROBE = "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)"
+_DISTRIBUTED_PROBE = "import sys, torch.distributed as d; sys.exit(0 if d.is_available() else 1)"
+
+
+@functools.cache
+def _probe(code: str) -> bool:
+    # In a child process: importing torch here would cost seconds and CUDA state in the harness.
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120).returncode == 0
+
+
+_CHECKS = {
+    "cuda": (lambda: _probe(_CUDA_PROBE), "no usable CUDA GPU (torch.cuda.is_available() is False)"),
+    "opencv": (
+        lambda: importlib.util.find_spec("cv2") is not None,
+        "OpenCV is not installed (no module cv2)",
+    ),
+    "distributed": (
+        lambda: _probe(_DISTRIBUTED_PROBE),
+        "torch.distributed is not available in this torch build",
+    ),
+}
+
+
+class NativeLauncher(Launcher):
+    name = NATIVE
+    stack_trigger = processes.STACK_TRIGGER
+
+    def unavailable(self) -> str:
+        return ""
+
+    def missing(self, needs: tuple[str, ...]) -> str:
+        return "; ".join(reason for check, reason in (_CHECKS[need] for need in needs) if not check())
+
+    def interpreter(self) -> tuple[str, str]:
+        return this_interpreter()
+
+    def new_run(self, workdir: Path) -> Launched:
+        return NativeRun()
+
+
+class NativeRun(Launched):
+    def start(self, command, env, *, script, output, stdin, cwd, wrap) -> subprocess.Popen:
+        command, env = wrap(command, env)
+        with open(output, "wb") as out, open(stdin or os.devnull, "rb") as given:
+            self.proc = subprocess.Popen(
+                command, stdin=given, stdout=out, stderr=subprocess.STDOUT, cwd=cwd, env=env,
+                **processes.NEW_GROUP,
+            )  # fmt: skip
+        return self.proc
+
+    def snapshot(self) -> list:
+        return processes.snapshot(self.proc.pid)
+
+    def main_pids(self, script_pid: int) -> tuple[int, int]:
+        return (self.proc.pid, script_pid)
+
+    def dump_stacks(self, tree: list, probe_dir: Path, workers: int) -> tuple[dict, dict, str]:
+        stacks = processes.dump_stacks(tree, probe_dir)
+        return (stacks, *processes.dump_native_stacks(tree))
+
+    def by_machine_pid(self, by_script_pid: dict) -> dict:
+        return by_script_pid
+
+    def grace_s(self, left: list) -> float:
+        finishing = all(processes.ends_by_itself(p) or processes.is_exiting(p) for p in left)
+        return CLEANUP_GRACE_S if finishing else LEFTOVER_GRACE_S
+
+    def is_own_helper(self, process) -> bool:
+        return False
+
+    def finish(self, kill_all) -> None:
+        pass

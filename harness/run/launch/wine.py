@@ -1,0 +1,134 @@
+"""The Wine launcher: the official Windows CPython and torch's Windows wheels run the script, under
+Wine, on this Linux machine (the environment and its tools: wine_env.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+from pathlib import Path
+
+from harness.run import processes
+from harness.run.launch import WINE, Launched, Launcher, wine_env
+from harness.run.settings import RunSettings
+
+# What the Windows environment cannot give, however this machine is equipped (each gap observed here).
+_GAPS = {
+    "cuda": "no GPU under Wine: the Windows torch wheel of the environment is its CPU build",
+    "distributed": (
+        "torch.distributed's gloo collectives never return under Wine 8 (observed here: "
+        "init_process_group succeeds, then a 1-element all_reduce between 2 ranks waits past 100 s); "
+        "this case waits for a run on Windows"
+    ),
+}
+_CHECKS = {
+    "opencv": (
+        lambda: (wine_env.root() / "site" / "cv2").is_dir(),
+        "the Windows environment has no OpenCV (cv2): nox -s windows-env",
+    ),
+}
+
+
+# Runs under Wine at once, whatever the number of jobs: with 4 beside 4 native runs on 2 CPUs, 3 and
+# 4 of the 38 Windows processes of a matrix printed their result and then did not exit before the
+# timeout, or left a spawned child behind (two full suites here); at 2 at once, none of 76 did.
+AT_ONCE = 2
+
+
+class WineLauncher(Launcher):
+    name = WINE
+    at_once = AT_ONCE
+    stack_trigger = "file"  # no SIGUSR1 for a Windows process: the trigger file asks
+
+    def unavailable(self) -> str:
+        return wine_env.unavailable()
+
+    def missing(self, needs: tuple[str, ...]) -> str:
+        reasons = [_GAPS[need] for need in needs if need in _GAPS]
+        reasons += [reason for check, reason in (_CHECKS[n] for n in needs if n in _CHECKS) if not check()]
+        return "; ".join(reasons)
+
+    def interpreter(self) -> tuple[str, str]:
+        known = wine_env.described()
+        python = known.get("python", "?")
+        return f"CPython {python} win_amd64 under {known.get('wine', 'Wine')}", python
+
+    def describe(self) -> str:
+        return wine_env.describe()
+
+    def new_run(self, workdir: Path) -> Launched:
+        return WineRun(workdir)
+
+    def settings(self, settings: RunSettings, timeout_given: bool) -> RunSettings:
+        """Each process starts in seconds under Wine (a Windows process, torch imported again): the
+        time limits are wine_env.TIMEOUT_FACTOR times longer, the timeout unless one was given."""
+        factor = wine_env.TIMEOUT_FACTOR
+        stall_s = settings.stall_s * factor if settings.stall_s is not None else None
+        timeout_s = settings.timeout_s if timeout_given else settings.timeout_s * factor
+        return dataclasses.replace(settings, timeout_s=timeout_s, stall_s=stall_s)
+
+    def failed_itself(self, signature: str) -> bool:
+        return wine_env.failed_itself(signature)
+
+    def path_aliases(self, project: Path) -> dict[str, str]:
+        root = wine_env.root()
+        return {
+            wine_env.windows_path(root): "<windows-python>",
+            wine_env.windows_path(root.resolve()): "<windows-python>",
+            wine_env.windows_path(project): "<project>",
+        }
+
+    def library_paths(self) -> set[str]:
+        from harness.run.runner import BOOT_DIR
+
+        return {wine_env.windows_path(p) for p in (wine_env.root(), wine_env.root().resolve(), BOOT_DIR)}
+
+
+class WineRun(Launched):
+    reads_idleness = False  # a Windows process waits through Wine's server, whose waits it cannot read
+
+    def __init__(self, workdir: Path) -> None:
+        self.prefix = wine_env.new_prefix(workdir)
+        self.probe_dir = workdir / "probes"
+        self.pipe: wine_env.OutputPipe | None = None
+        self.windows: wine_env.WindowsProcesses | None = None
+
+    def start(self, command, env, *, script, output, stdin, cwd, wrap) -> subprocess.Popen:
+        command, env = wrap(wine_env.command(command, script), wine_env.environment(env, self.prefix))
+        output.touch()
+        self.pipe = wine_env.OutputPipe(output)
+        # Wine 8's Windows interpreter takes no regular file as stdin either: it is fed through a pipe.
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL, stdout=self.pipe.write,
+            stderr=subprocess.STDOUT, cwd=cwd, env=env, **processes.NEW_GROUP,
+        )  # fmt: skip
+        self.pipe.started()
+        if stdin:
+            wine_env.feed(self.proc.stdin, stdin.read_bytes())
+        self.windows = wine_env.WindowsProcesses(self.proc.pid, self.probe_dir)
+        return self.proc
+
+    def snapshot(self) -> list:
+        return self.windows.snapshot()
+
+    def main_pids(self, script_pid: int) -> tuple[int, int]:
+        return (
+            self.proc.pid,
+            self.proc.pid,
+        )  # the probes name Windows pids: the launched one is the script's
+
+    def dump_stacks(self, tree: list, probe_dir: Path, workers: int) -> tuple[dict, dict, str]:
+        return wine_env.dump_stacks(probe_dir, workers + 1), {}, ""
+
+    def by_machine_pid(self, by_script_pid: dict) -> dict:
+        return self.windows.by_linux_pid(by_script_pid)
+
+    def grace_s(self, left: list) -> float:
+        return wine_env.LEFTOVER_GRACE_S  # a spawned child still starting ends by itself, with its error
+
+    def is_own_helper(self, process) -> bool:
+        return wine_env.is_service(process)
+
+    def finish(self, kill_all) -> None:
+        wine_env.end_prefix(self.prefix)  # Wine's services for the run, and its wineserver
+        kill_all()  # what `wineserver -k` leaves: a service whose main thread ended while a thread polls on
+        self.pipe.finish()  # every writer is gone: the output is whole

@@ -1,0 +1,82 @@
+"""One path from a script to its verdict, for every command (`run`, `check`, `script`, `experiment`).
+
+As pytest turns what happened (`CallInfo`) into a report in one place, every run goes the same way
+here: why it cannot run (the way of running is missing, a need is unmet, a private /dev/shm cannot be
+made), the settings its launcher gives it (a slower way stretches the time limits), the run itself
+(harness/run/runner.py), the judge (harness/judge.py), a second run where the way of running failed by
+itself, and the no-GPU rule. The same script under the same profile gets the same verdict whichever
+command ran it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from harness import judge, profiles
+from harness.cases import Case
+from harness.outcomes import Outcome
+from harness.profiles import Profile
+from harness.results import RunResult
+from harness.run import private_shm, runner
+from harness.run.settings import RunSettings
+
+
+def reach(
+    script: Path,
+    profile: Profile | str,
+    settings: RunSettings,
+    judging: Case | None = None,
+    *,
+    needs: tuple[str, ...] = (),
+    timeout_given: bool = True,
+    **labels: str,
+) -> RunResult:
+    """Runs `script` under `profile` (or the profile of that name) and judges what happened.
+
+    `judging`: the case whose thresholds judge a run that exited 0 (a leak, a slow start-up).
+    `needs`: what the script needs (a case's: cuda, opencv, distributed). `timeout_given`: the
+    timeout was asked for (kept as it is), not a case's own (stretched by a slower way of running).
+    `labels` (case, variant) name the run in its result.
+    """
+    profile = profiles.resolve(profile)
+    settings = profile.launcher.settings(settings, timeout_given)
+    base = dict(
+        labels,
+        profile=profile.name,
+        start_method=profile.start_method,
+        emulation=profile.emulation(),
+        how=profile.how(),
+        limits=settings.limits(),
+    )
+    reason = cannot_run(profile, settings, needs)
+    if reason:
+        return RunResult(**base, outcome=Outcome.SKIPPED, reason=reason)
+    result = _judged(script, profile, settings, judging, base)
+    if profile.launcher.failed_itself(result.signature):  # the way of running failed, not the script
+        result = _judged(script, profile, settings, judging, base)
+    return judge.unless_no_gpu(result)
+
+
+def cannot_run(profile: Profile, settings: RunSettings, needs: tuple[str, ...]) -> str:
+    """Why a run under `profile` with `settings` and `needs` cannot happen here; "" when it can."""
+    return (
+        profile.launcher.missing(needs)
+        or profiles.unavailable(profile)
+        or private_shm.unavailable(settings.dev_shm_mb, profile.system, profile.title)
+    )
+
+
+def _judged(
+    script: Path, profile: Profile, settings: RunSettings, judging: Case | None, base: dict
+) -> RunResult:
+    try:
+        observed = runner.run_script(script, profile, settings)
+    except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
+        return RunResult(**base, outcome=Outcome.ERROR, reason=f"{type(exc).__name__}: {exc}")
+    return judge.result(observed, base, judging)
+
+
+def compared(result: RunResult, **expectation) -> RunResult:
+    """`result` with what its case expected (RunResult fields: expected, matched, …) beside it."""
+    return dataclasses.replace(result, **expectation)
