@@ -7,12 +7,12 @@ import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from harness import INSTALLED
-from harness.measurements import MEASURES
-from harness.outcomes import Outcome
-from harness.profiles import PROFILE_NAMES, START_METHODS, Profile
-from harness.recognition import Pattern, Recognition
-from harness.run.settings import RunSettings
+from . import INSTALLED
+from .measurements import MEASURES
+from .outcomes import Outcome
+from .profiles import PROFILE_NAMES, START_METHODS, Profile
+from .recognition import Pattern, Recognition
+from .run.settings import RunSettings
 
 if sys.version_info >= (3, 11):
     import tomllib

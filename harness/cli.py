@@ -12,9 +12,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from harness.cases import CASES_DIR, CaseError
-from harness.commands.arguments import EXIT_USAGE, Parser, UsageError
-from harness.results import ResultsError
+from .cases import CASES_DIR, CaseError
+from .commands.arguments import EXIT_USAGE, Parser, UsageError
+from .results import ResultsError
 
 # The commands in the order `--help` lists them; each is the module of its name in harness/commands
 # (a hyphen in the name is an underscore in the module's).
@@ -31,7 +31,7 @@ COMMAND_NAMES = (
     "experiment",
 )
 COMMANDS = tuple(
-    importlib.import_module(f"harness.commands.{name.replace('-', '_')}") for name in COMMAND_NAMES
+    importlib.import_module(f".commands.{name.replace('-', '_')}", __package__) for name in COMMAND_NAMES
 )
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 # Ended as Ctrl-C ends it: every run stopped, no results recorded. SIGKILL is for the watchdog.
@@ -53,9 +53,10 @@ def _stop(signum: int, frame) -> None:
 
 
 def _program() -> str:
-    """The name it was called by: a console command's, or `python -m harness`."""
+    """The name it was called by: a console command's, or `python -m harness` (in a checkout;
+    `python -m dataloader_pitfalls` installed)."""
     called = Path(sys.argv[0]).stem if sys.argv and sys.argv[0] else ""
-    return called if called in ("dataloader-pitfalls", "dlp") else "python -m harness"
+    return called if called in ("dataloader-pitfalls", "dlp") else f"python -m {__package__}"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,8 +81,8 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 def _print_where_stopped() -> None:
     """Where the runs that were ended were, when there were any (the runner was in use)."""
-    if "harness.scheduler" in sys.modules:
-        for line in sys.modules["harness.scheduler"].where_stopped():
+    if f"{__package__}.scheduler" in sys.modules:
+        for line in sys.modules[f"{__package__}.scheduler"].where_stopped():
             print(f"  {line}", file=sys.stderr)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from harness import profiles, results
+from . import profiles, results
 
 
 @functools.cache

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from harness.cases import Case
-from harness.links import case_page
-from harness.lint import Finding
-from harness.measurements import MEASURES, ONLY_WHERE_SUSPECTED, Measurement
-from harness.outcomes import Outcome
-from harness.recognition import Pattern, held_object, matching_line, shows
-from harness.results import RunResult
+from .cases import Case
+from .links import case_page
+from .lint import Finding
+from .measurements import MEASURES, ONLY_WHERE_SUSPECTED, Measurement
+from .outcomes import Outcome
+from .recognition import Pattern, held_object, matching_line, shows
+from .results import RunResult
 
 PITFALL, RISK, UNJUDGED, FINE = "pitfall", "risk", "unjudged", "fine"
 STATUSES = (FINE, UNJUDGED, RISK, PITFALL)  # weakest first

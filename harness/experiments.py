@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import environment, results
-from harness.cases import tomllib
+from . import environment, profiles, results
+from .cases import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 DECLARATIONS = ROOT / "tests" / "scripts" / "experiments.toml"
@@ -108,7 +108,7 @@ def _run(run: dict, entry: dict) -> Run:
         args=tuple(run.get("args", ())),
         repeat=int(setting("repeat", 1)),
         timeout_s=float(setting("timeout", 60)),
-        profile=setting("profile", "linux"),
+        profile=setting("profile", profiles.BASELINE),
         replace=tuple((old, new) for old, new in run.get("replace", ())),
     )
 

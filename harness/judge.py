@@ -9,14 +9,14 @@ import re
 import sys
 import sysconfig
 
-from harness.cases import CASES_DIR, Case
-from harness.measurements import startup_figures, startup_wait
-from harness.outcomes import Outcome
-from harness.results import RunResult
-from harness.run import launch
-from harness.run.memory import largest_growth
-from harness.run.observation import Observation, Stop
-from harness.tracebacks import current_thread_frames, last_line, native_innermost, root_cause, signal_name
+from .cases import CASES_DIR, Case
+from .measurements import startup_figures, startup_wait
+from .outcomes import Outcome
+from .results import RunResult
+from .run import launch
+from .run.memory import largest_growth
+from .run.observation import Observation, Stop
+from .tracebacks import current_thread_frames, last_line, native_innermost, root_cause, signal_name
 
 OUTPUT_TAIL_LINES = 40
 OUTPUT_TAIL_CHARS = 6000

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import psutil
 
-from harness.results import RunResult
-from harness.run.memory import BASELINE_SAMPLES, MB
+from .results import RunResult
+from .run.memory import BASELINE_SAMPLES, MB
 
 CONFIRMED, REFUTED, UNKNOWN = "confirmed", "refuted", "unknown"
 FD_RISE_PER_BATCH = 0.2  # open descriptors a batch: less is no trend

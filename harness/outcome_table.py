@@ -7,9 +7,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from harness.outcomes import Outcome
-from harness.results import RunResult
-from harness.run import shm_leftovers
+from .outcomes import Outcome
+from .results import RunResult
+from .run import shm_leftovers
 
 SIGNATURE_WIDTH = 100  # characters of a signature (or a list of leftovers) shown in a table or a line
 OUTPUT_LINES_SHOWN = 8  # lines of a run's output shown under a failed or mismatched run

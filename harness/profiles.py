@@ -12,7 +12,8 @@ it starts:
   and 3.13.12): there the boot module applies the upstream behaviour, and the run says it was
   emulated.
 - `windows`: the official Windows CPython and torch's Windows wheels. Natively on Windows; on
-  Linux under Wine (harness/run/wine.py), where the environment is prepared (`nox -s windows-env`).
+  Linux under Wine (harness/run/launch/wine.py and wine_env.py), where the environment is
+  prepared (`nox -s windows-env`).
   Nothing is imposed: spawn and torch's `file_system` strategy are what Windows has.
 - `windows-emulated`: Windows imitated by this machine's own interpreter: spawn; torch's
   `file_system` sharing strategy (its only one there); no SIGCHLD handler in the DataLoader (torch
@@ -33,8 +34,8 @@ import platform
 import sys
 from dataclasses import dataclass
 
-from harness.boot import dlp_contract as contract
-from harness.run import launch
+from .boot import dlp_contract as contract
+from .run import launch
 
 START_METHODS = ("fork", "forkserver", "spawn")
 SYSTEM_NAMES = {"linux": "Linux", "windows": "Windows", "darwin": "macOS"}
@@ -56,6 +57,13 @@ class Profile:
     stands_for: str = ""  # the profile whose expectations it shares (an emulation of it)
     # Its expectations were written from runs here (Linux): a native run needs no confirmation.
     baseline: bool = False
+    platform_name: str = ""  # how a sentence names its platform (default: its system's name)
+    shown_in: tuple[str, ...] = ()  # the site's selections it belongs to: "causes", "memory plot"
+
+    @property
+    def platform(self) -> str:
+        """ "Windows", "macOS", "Python 3.14": what a sentence calls the platform it stands for."""
+        return self.platform_name or SYSTEM_NAMES.get(self.system, self.system)
 
     @property
     def expectation_names(self) -> tuple[str, ...]:
@@ -123,6 +131,7 @@ PROFILES = {
             "Linux, Python ≤ 3.13",
             imposes="fork, the default start method on Linux up to Python 3.13.",
             baseline=True,
+            shown_in=("causes", "memory plot"),
         ),
         Profile(
             "linux-3.14",
@@ -144,6 +153,8 @@ PROFILES = {
             ),
             preload_main=True,
             native_from=(3, 14, 1),  # 3.13.8 preloads too, but is not 3.14
+            platform_name="Python 3.14",
+            shown_in=("causes",),
         ),
         Profile(
             "windows",
@@ -161,6 +172,7 @@ PROFILES = {
                 "paths on drives other than Wine's Z:, and a GPU driver are not shown."
             ),
             way=launch.WINE,
+            shown_in=("causes",),
         ),
         Profile(
             "windows-emulated",
@@ -185,6 +197,7 @@ PROFILES = {
             sharing_strategy="file_system",
             windows_apis=True,
             stands_for="windows",
+            shown_in=("memory plot",),
         ),
         Profile(
             "macos",
@@ -208,6 +221,19 @@ PROFILES = {
     )
 }
 PROFILE_NAMES = tuple(PROFILES)
+BASELINE = next(p.name for p in PROFILES.values() if p.baseline)  # what runs here by default
+
+
+def shown_in(selection: str) -> tuple[str, ...]:
+    """The names of the profiles in one of the site's selections, in the profiles' order."""
+    return tuple(p.name for p in PROFILES.values() if selection in p.shown_in)
+
+
+def linux_default(start_method: str) -> Profile:
+    """The Linux profile of an interpreter whose default start method is `start_method`."""
+    return next(p for p in PROFILES.values() if p.system == "linux" and p.start_method == start_method)
+
+
 BY_START_METHOD = {
     method: tuple(p.name for p in PROFILES.values() if p.start_method == method) for method in START_METHODS
 }

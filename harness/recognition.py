@@ -8,9 +8,9 @@ import functools
 import re
 from dataclasses import dataclass
 
-from harness.outcomes import Outcome
-from harness.results import RunResult
-from harness.tracebacks import find_exceptions
+from .outcomes import Outcome
+from .results import RunResult
+from .tracebacks import find_exceptions
 
 # What torch prints, without a traceback, from a worker's signal handler ("ERROR: Unexpected bus
 # error encountered in worker. This might be caused by insufficient shared memory (shm).").

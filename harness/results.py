@@ -11,8 +11,8 @@ from pathlib import Path
 
 import filelock
 
-from harness.outcomes import Outcome
-from harness.run.launch import How
+from .outcomes import Outcome
+from .run.launch import How
 
 SCHEMA_VERSION = 5  # 5: `how`, how the run was made, as typed fields
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"

@@ -13,13 +13,13 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from harness import judge, profiles
-from harness.cases import Case
-from harness.outcomes import Outcome
-from harness.profiles import Profile
-from harness.results import RunResult
-from harness.run import private_shm, runner
-from harness.run.settings import RunSettings
+from . import judge, profiles
+from .cases import Case
+from .outcomes import Outcome
+from .profiles import Profile
+from .results import RunResult
+from .run import private_shm, runner
+from .run.settings import RunSettings
 
 
 def reach(

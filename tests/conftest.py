@@ -142,7 +142,7 @@ def catalog():
 
 @pytest.fixture(scope="session")
 def matrix(catalog):
-    """Every case × variant × profile observed once for the whole pass (harness/matrix_pass.py):
+    """Every case × variant × profile observed once for the whole pass (harness/scheduler/matrix_pass.py):
     by this session, or read from the pass folder where another process of the pass (a pytest
     worker, or `nox -s tests` before `reproduce`) observed it."""
     return matrix_pass.shared(catalog, MATRIX_JOBS, matrix_pass.pass_folder())

@@ -8,8 +8,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.run import processes
-from harness.run.watchdog import LIFELINE, end_run
+from ..run import processes
+from ..run.watchdog import LIFELINE, end_run
 
 MEASURE = Path(__file__).resolve().parent / "measure.py"
 JOB_TIMEOUT_S = 600

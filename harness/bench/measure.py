@@ -25,9 +25,12 @@ import time
 
 from torch.utils.data import DataLoader
 
-from fixes.autotune import recommend_num_workers
-from harness.bench import summary
-from harness.bench.workloads import Payload, build
+try:  # installed: the recipes travel as dataloader_pitfalls.fixes
+    from ..fixes.autotune import recommend_num_workers
+except ImportError:  # a checkout: fixes/ stands beside harness/
+    from fixes.autotune import recommend_num_workers
+from . import summary
+from .workloads import Payload, build
 
 ONE_WORKER = {"num_workers": 1, "persistent_workers": False, "prefetch_factor": 2}
 

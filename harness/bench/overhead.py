@@ -20,11 +20,11 @@ from pathlib import Path
 
 import psutil
 
-from harness import profiles, scheduler
-from harness.cases import VARIANTS, Case
-from harness.outcomes import Outcome
-from harness.run import processes, runner, shm_leftovers
-from harness.scheduler import Job
+from .. import profiles, scheduler
+from ..cases import VARIANTS, Case
+from ..outcomes import Outcome
+from ..run import processes, runner, shm_leftovers
+from ..scheduler import Job
 
 
 def runnable_jobs(cases: list[Case], methods: list[str]) -> list[Job]:
@@ -39,7 +39,7 @@ def through_harness(jobs: list[Job], parallel: int) -> tuple[float, float, list]
     """(wall seconds, CPU seconds of the harness's own process, the results): the CPU time is what
     its watching and judging took from the runs, whatever else the machine was doing."""
     started, cpu_started = time.monotonic(), _own_cpu_s()
-    observed = scheduler.run_all(jobs, parallel)
+    observed = scheduler.run_all(jobs, parallel, scheduler.execute)
     return time.monotonic() - started, _own_cpu_s() - cpu_started, observed
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, replace
 
-from harness.cases import START_METHODS
+from ..cases import START_METHODS
 
 WORKLOADS = ("cpu", "io")
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import psutil
 from rich.console import Console
 
-from harness import environment, results
-from harness.bench import jobs, overhead, plan, report, summary, workloads
-from harness.cases import discover, select
+from .. import environment, results
+from ..cases import discover, select
+from . import jobs, overhead, plan, report, summary, workloads
 
 SCHEMA_VERSION = 1
 BENCH_DIR = results.RESULTS_DIR / "bench"

@@ -11,8 +11,8 @@ import os
 import re
 from pathlib import Path
 
-from harness.profiles import BY_START_METHOD, PROFILE_NAMES, PROFILES, START_METHODS, Profile
-from harness.run.settings import IDLE_S
+from ..profiles import BY_START_METHOD, PROFILE_NAMES, PROFILES, START_METHODS, Profile
+from ..run.settings import IDLE_S
 
 EXIT_USAGE = 2
 

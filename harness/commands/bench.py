@@ -13,9 +13,9 @@ from pathlib import Path
 
 from rich.console import Console
 
-from harness.bench import plan
-from harness.commands import EXIT_FAILED, arguments
-from harness.commands.arguments import UsageError
+from ..bench import plan
+from . import EXIT_FAILED, arguments
+from .arguments import UsageError
 
 
 def add_parser(subparsers) -> None:
@@ -77,8 +77,8 @@ def chosen_plan(args: argparse.Namespace) -> plan.Plan:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness.bench.jobs import BenchError
-    from harness.bench.steps import measure_and_record
+    from ..bench.jobs import BenchError
+    from ..bench.steps import measure_and_record
 
     chosen = chosen_plan(args)
     try:

@@ -12,11 +12,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness.commands import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK, arguments
-from harness.commands.lint import add_rule_choice, chosen_rules, lint
-from harness.diagnose import FINE, PITFALL, RISK, UNJUDGED
-from harness.links import case_page
-from harness.outcomes import Outcome
+from ..diagnose import FINE, PITFALL, RISK, UNJUDGED
+from ..links import case_page
+from ..outcomes import Outcome
+from . import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK, arguments
+from .lint import add_rule_choice, chosen_rules, lint
 
 DEFAULT_BATCHES = 3
 # After its first batch a run is watched for this many batches more, and until each worker's
@@ -85,10 +85,10 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import scheduler, verdict
-    from harness.cases import discover
-    from harness.diagnose import diagnose
-    from harness.run.settings import RunSettings
+    from .. import scheduler, verdict
+    from ..cases import discover
+    from ..diagnose import diagnose
+    from ..run.settings import RunSettings
 
     _require_torch()
     findings = lint([args.path], args.stdin, chosen_rules(args))
@@ -105,7 +105,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         **arguments.overrides(args),
     )
     if not args.json:
-        from harness import outcome_table
+        from .. import outcome_table
 
         console.print(_plan(args, settings), soft_wrap=True)
         outcome_table.print_platform_notes(console, list(args.profiles))
@@ -191,7 +191,7 @@ def _as_json(path: Path, results, findings, found) -> dict:
 
 
 def _print_check(console: Console, results, findings, found) -> None:
-    from harness import outcome_table
+    from .. import outcome_table
 
     for result in results:
         console.print(

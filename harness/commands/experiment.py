@@ -11,9 +11,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness.commands import EXIT_FAILED, EXIT_OK, arguments
-from harness.commands.arguments import UsageError
-from harness.outcomes import Outcome
+from ..outcomes import Outcome
+from . import EXIT_FAILED, EXIT_OK, arguments
+from .arguments import UsageError
 
 
 def add_parser(subparsers) -> None:
@@ -33,7 +33,7 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import experiments
+    from .. import experiments
 
     declared = experiments.declared(args.declarations or experiments.DECLARATIONS)
     if not args.names:
@@ -52,8 +52,8 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 def _run(console: Console, experiment, args: argparse.Namespace) -> bool:
     """Runs every repeat of every run of `experiment`, a line each; records them. True where the
     harness failed a run (an `error`), which makes the figures incomplete."""
-    from harness import experiments, scheduler, verdict
-    from harness.run.settings import RunSettings
+    from .. import experiments, scheduler, verdict
+    from ..run.settings import RunSettings
 
     tasks = [run for run in experiment.runs for _ in range(run.repeat)]
     console.print(

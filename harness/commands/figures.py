@@ -9,11 +9,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness import experiments
-from harness.cases import discover
-from harness.commands import EXIT_FAILED, EXIT_OK
-from harness.results import RESULTS_DIR
-from harness.site import figures, results_data, wording
+from .. import experiments
+from ..cases import discover
+from ..results import RESULTS_DIR
+from ..site import figures, results_data, wording
+from . import EXIT_FAILED, EXIT_OK
 
 ROOT = Path(__file__).resolve().parents[2]
 

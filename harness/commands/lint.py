@@ -9,9 +9,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness.commands import EXIT_FAILED, EXIT_OK
-from harness.commands.arguments import UsageError
-from harness.lint.formats import FORMATS, RENDERERS
+from ..lint.formats import FORMATS, RENDERERS
+from . import EXIT_FAILED, EXIT_OK
+from .arguments import UsageError
 
 
 def add_parser(subparsers) -> None:
@@ -48,9 +48,9 @@ def _codes(text: str) -> tuple[str, ...]:
 def chosen_rules(args: argparse.Namespace) -> frozenset[str]:
     """The rules to check: the command line's --select/--ignore, else the user's configuration's.
     Also takes the configured site URL for the links to each case."""
-    from harness import links
-    from harness.commands import user_config
-    from harness.lint import select_rules
+    from .. import links
+    from ..lint import select_rules
+    from . import user_config
 
     if args.config is not None and not args.config.is_file():
         raise UsageError(f"no such configuration file: {args.config}")
@@ -82,8 +82,8 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
 def explain(code: str, console: Console) -> int:
     """Prints rule `code` explained; an unknown code is a UsageError naming the known ones."""
-    from harness.lint import RULES
-    from harness.lint.explain import explain as explanation
+    from ..lint import RULES
+    from ..lint.explain import explain as explanation
 
     if code not in RULES:
         raise UsageError(f"unknown rule code '{code}' (known: {', '.join(RULES)})")
@@ -93,7 +93,7 @@ def explain(code: str, console: Console) -> int:
 
 def lint(paths: list[Path], notebook: bool, rules: frozenset[str] | None = None) -> list:
     """The findings in `paths`; a path that is missing or cannot be read or parsed is a UsageError."""
-    from harness.lint import lint_paths
+    from ..lint import lint_paths
 
     for path in paths:
         if not path.exists():

@@ -7,8 +7,8 @@ import argparse
 from rich.console import Console
 from rich.markup import escape
 
-from harness.cases import discover
-from harness.commands import EXIT_OK
+from ..cases import discover
+from . import EXIT_OK
 
 
 def add_parser(subparsers) -> None:

@@ -24,8 +24,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness.commands import EXIT_FAILED, EXIT_OK
-from harness.commands.arguments import EXIT_USAGE
+from . import EXIT_FAILED, EXIT_OK
+from .arguments import EXIT_USAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 MIRROR = "http://deb.debian.org/debian"
@@ -39,10 +39,17 @@ NOT_ROOT = "observe-chroot needs root (debootstrap, chroot, mounts): run it as r
 @dataclass(frozen=True)
 class Suite:
     python: str  # the interpreter's command and Debian package, e.g. python3.14
-    profile: str  # the profile it runs natively
+    start_method: str  # its default on Linux: forkserver from 3.14, fork before
+
+    @property
+    def profile(self) -> str:
+        """The profile it runs natively: the Linux one of its default start method."""
+        from ..profiles import linux_default
+
+        return linux_default(self.start_method).name
 
 
-SUITES = {"sid": Suite("python3.14", "linux-3.14"), "trixie": Suite("python3.13", "linux")}
+SUITES = {"sid": Suite("python3.14", "forkserver"), "trixie": Suite("python3.13", "fork")}
 
 
 class StepError(Exception):

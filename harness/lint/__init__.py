@@ -15,8 +15,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.links import case_link
-from harness.lint import (  # noqa: F401  (importing a theme registers its rules)
+from ..links import case_link
+from . import (  # noqa: F401  (importing a theme registers its rules)
     dataset_copies,
     distributed,
     loader_use,
@@ -26,9 +26,9 @@ from harness.lint import (  # noqa: F401  (importing a theme registers its rules
     worker_threads,
     workers,
 )
-from harness.lint.facts import collect
-from harness.lint.registry import RULES as _REGISTERED
-from harness.lint.registry import Rule
+from .facts import collect
+from .registry import RULES as _REGISTERED
+from .registry import Rule
 
 RULES = {code: _REGISTERED[code] for code in sorted(_REGISTERED)}
 

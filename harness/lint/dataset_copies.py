@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from harness.lint.facts import Hits, ModuleFacts, called, mentions
-from harness.lint.registry import rule
+from .facts import Hits, ModuleFacts, called, mentions
+from .registry import rule
 
 LIST_BUILDERS = ("list", "sorted", "glob.glob", "os.listdir", "json.load", "json.loads")
 LARGE_LITERAL_LIST = 16  # items: a short literal list (a mean, a few labels) is no copy-on-read risk

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from harness.lint.facts import Hits, ModuleFacts, called, dotted, mentions
-from harness.lint.registry import rule
+from .facts import Hits, ModuleFacts, called, dotted, mentions
+from .registry import rule
 
 CASE = "19_distributed_ranks_workers"
 

@@ -16,7 +16,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from harness.lint import RULES, lint_source
+from . import RULES, lint_source
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def _words(text: str) -> str:
 
 def explain(code: str) -> Explanation:
     """The explanation of rule `code` (KeyError for an unknown code)."""
-    from harness.cases import CASES_DIR
+    from ..cases import CASES_DIR
 
     rule = RULES[code]
     folder = CASES_DIR / rule.case

@@ -8,8 +8,8 @@ import json
 from importlib import metadata
 from pathlib import Path, PurePath
 
-from harness.links import case_link, site_url
-from harness.lint import RULES, Finding
+from ..links import case_link, site_url
+from . import RULES, Finding
 
 TOOL = "dataloader-pitfalls"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -61,7 +61,7 @@ def _version() -> str:
 
 
 def _rule(code: str) -> dict:
-    from harness.lint.explain import explain
+    from .explain import explain
 
     rule, explained = RULES[code], explain(code)
     described = {

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from harness.lint.facts import Hits, ModuleFacts, called, dotted, names_in
-from harness.lint.registry import rule
+from .facts import Hits, ModuleFacts, called, dotted, names_in
+from .registry import rule
 
 
 @rule(

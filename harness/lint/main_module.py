@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from harness.lint.facts import Hits, ModuleFacts, called, is_dataset, is_main_guard
-from harness.lint.registry import rule
+from .facts import Hits, ModuleFacts, called, is_dataset, is_main_guard
+from .registry import rule
 
 SIDE_EFFECTS = ("os.makedirs", "os.mkdir", "shutil.rmtree", "os.remove", "os.unlink")
 

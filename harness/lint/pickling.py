@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from harness.lint.facts import Hits, ModuleFacts, called
-from harness.lint.registry import rule
+from .facts import Hits, ModuleFacts, called
+from .registry import rule
 
 # Not sockets: multiprocessing sends a socket to a spawned process by duplicating it (its reduction
 # registers socket.socket, on Windows too), so a socket on a Dataset reaches each worker.

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import ast
 
-from harness.lint.facts import Hits, ModuleFacts, called
-from harness.lint.registry import rule
+from .facts import Hits, ModuleFacts, called
+from .registry import rule
 
 GENERATORS = (
     "np.random.default_rng",

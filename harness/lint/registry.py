@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from harness.lint.facts import Hits, ModuleFacts
+from .facts import Hits, ModuleFacts
 
 CODE = re.compile(r"DLP\d{3}")
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")

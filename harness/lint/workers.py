@@ -6,8 +6,8 @@ from __future__ import annotations
 import ast
 import logging
 
-from harness.lint.facts import Hits, ModuleFacts, called, dotted, mentions
-from harness.lint.registry import rule
+from .facts import Hits, ModuleFacts, called, dotted, mentions
+from .registry import rule
 
 PROCESS_POOLS = ("Pool", "ProcessPoolExecutor", "Process")
 _LOGGER = logging.Logger

@@ -8,8 +8,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from harness.run import processes
-from harness.run.watchdog import LIFELINE
+from . import processes
+from .watchdog import LIFELINE
 
 
 class _ActiveRuns:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import psutil
 
-from harness.run.processes import role
+from .processes import role
 
 MB = 1024 * 1024
 OTHER_CHILD = "other"  # a child of the script that is no DataLoader worker

@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from harness.tracebacks import signal_name
+from ..tracebacks import signal_name
 
 
 class Stop(enum.Enum):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.boot import dlp_contract as contract
+from ..boot import dlp_contract as contract
 
 
 def read(probe_dir: Path) -> dict[int, list[list[str]]]:

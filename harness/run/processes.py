@@ -14,7 +14,7 @@ from pathlib import Path
 
 import psutil
 
-from harness.boot import dlp_contract as contract
+from ..boot import dlp_contract as contract
 
 RUN_ID_VARIABLE = contract.RUN_ID
 NATIVE_DUMP_TIMEOUT_S = 15

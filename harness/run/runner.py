@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from harness.boot import dlp_contract as contract
-from harness.run import idleness, private_shm, probe_records, processes, shm_leftovers
-from harness.run.active_runs import ACTIVE_RUNS
-from harness.run.launch import BOOT_DIR, Launched, Launcher
-from harness.run.memory import MemoryMonitor
-from harness.run.observation import Observation, Stop
-from harness.run.settings import RunSettings
+from ..boot import dlp_contract as contract
+from . import idleness, private_shm, probe_records, processes, shm_leftovers
+from .active_runs import ACTIVE_RUNS
+from .launch import BOOT_DIR, Launched, Launcher
+from .memory import MemoryMonitor
+from .observation import Observation, Stop
+from .settings import RunSettings
 
 # Runs code read from stdin in __main__ without giving __main__ a file, as an interactive session
 # does. (Plain `python -` sets __file__ to "<stdin>", which spawned children try to open as a file.)

@@ -23,7 +23,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
-from harness.run import processes, shm_leftovers
+from . import processes, shm_leftovers
 
 END_WAIT_S = 5.0
 

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from harness import confirmations, judge, verdict
-from harness.cases import Case
-from harness.outcomes import Outcome
-from harness.profiles import Profile
-from harness.results import RunResult
-from harness.run.active_runs import ACTIVE_RUNS
-from harness.run.settings import RunSettings
+from .. import confirmations, judge, verdict
+from ..cases import Case
+from ..outcomes import Outcome
+from ..profiles import Profile
+from ..results import RunResult
+from ..run.active_runs import ACTIVE_RUNS
+from ..run.settings import RunSettings
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def where_stopped() -> list[str]:
     ]
 
 
-from harness.scheduler.pool import lane, longest_first, run_all  # noqa: E402  (uses the above)
+from .pool import lane, longest_first, run_all  # noqa: E402  (uses the above)
 
 __all__ = [
     "Job",

@@ -21,18 +21,18 @@ from pathlib import Path
 
 import filelock
 
-from harness import environment, results, scheduler
-from harness.cases import VARIANTS, Case
-from harness.outcomes import Outcome
-from harness.profiles import PROFILES
-from harness.results import RunResult
+from .. import environment, profiles, results, scheduler
+from ..cases import VARIANTS, Case
+from ..outcomes import Outcome
+from ..profiles import PROFILES
+from ..results import RunResult
 
 PASS_VARIABLE = "DLP_MATRIX_PASS"
 MATRIX_FILE = "matrix.json"
 RERUNS_FILE = "reruns.json"
 # fork: the fastest profile, and the one under which the workers of cases 08 and 18 write into the
 # run's folder as the main process does, so that a leftover of the first run shows in the second.
-RERUN_PROFILE = "linux"
+RERUN_PROFILE = profiles.BASELINE
 # What a result depends on: a pass made with other versions is not this environment's.
 SAME_ENVIRONMENT = ("os", "python", "torch", "numpy", "opencv")
 
@@ -52,7 +52,7 @@ def pass_folder() -> Path | None:
 
 
 def observe(catalog: list[Case], workers: int, folder: Path, on_done: Callable | None = None) -> Matrix:
-    """Every case × variant × profile in one pool (harness/scheduler.py), longest first; each
+    """Every case × variant × profile in one pool (harness/scheduler/pool.py), longest first; each
     RERUN_PROFILE run in a folder of its own under `folder`, and then again in that folder."""
     jobs = scheduler.plan(catalog, list(VARIANTS), list(PROFILES.values()))
     durations = results.recorded_durations(environment.default_results_path(results.RESULTS_DIR))
@@ -71,7 +71,7 @@ def observe(catalog: list[Case], workers: int, folder: Path, on_done: Callable |
         return first
 
     try:
-        observed = scheduler.run_all(scheduler.longest_first(jobs, durations), workers, on_done, run=run)
+        observed = scheduler.run_all(scheduler.longest_first(jobs, durations), workers, run, on_done)
     finally:
         shutil.rmtree(rerun_root, ignore_errors=True)
     return Matrix({r.key: r for r in observed}, reruns)
@@ -112,7 +112,7 @@ def main(argv: list[str]) -> int:
     """`python -m harness.scheduler.matrix_pass [JOBS]`: the matrix of the pass that DLP_MATRIX_PASS
     names, observed there (or found made): what the test suite starts ahead, in a process of its
     own, so that its runs meet nothing of the tests' (their processes, their session id)."""
-    from harness.cases import discover
+    from ..cases import discover
 
     folder = pass_folder()
     if folder is None:

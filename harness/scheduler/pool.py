@@ -8,10 +8,10 @@ import queue as _queue
 import threading
 from collections.abc import Callable
 
-from harness import profiles
-from harness.results import RunResult
-from harness.run import launch
-from harness.run.active_runs import ACTIVE_RUNS
+from .. import profiles
+from ..results import RunResult
+from ..run import launch
+from ..run.active_runs import ACTIVE_RUNS
 
 
 def lane(task) -> str | None:
@@ -41,16 +41,14 @@ def longest_first(jobs: list, durations: dict[tuple[str, str, str], float]) -> l
 def run_all(
     tasks: list,
     workers: int,
+    run: Callable,
     on_done: Callable[[RunResult], None] | None = None,
-    run=None,
     caps: dict[str, int] | None = None,
 ) -> list[RunResult]:
     """Runs `run(task)` for each task, in the order given, on `workers` threads (each waits on its
     own process tree), one pool for every kind of run: a thread takes the first task whose lane
     (`lane`) is under its cap (`caps`, default: each launcher's own, launch.caps()), so native
     runs go on beside the capped ones instead of after them."""
-    if run is None:
-        from harness.scheduler import execute as run
     queue = _Queue(tasks, launch.caps() if caps is None else caps)
     finished: list = []
     ACTIVE_RUNS.open()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-from harness.site.plots import _png
-from harness.site.wording import t
+from .plots import _png
+from .wording import t
 
 SCHEMA_VERSION = 1  # harness.bench.steps writes it
 METHOD_COLOURS = {"fork": "#1565c0", "forkserver": "#2e7d32", "spawn": "#c62828"}

@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from harness.cases import VARIANTS, Case
-from harness.outcomes import Outcome
-from harness.profiles import PROFILES
-from harness.results import RunResult
-from harness.site.pages import case_page_path, literal, short
-from harness.site.results_data import Recorded
-from harness.site.wording import t
+from ..cases import VARIANTS, Case
+from ..outcomes import Outcome
+from ..profiles import PROFILES
+from ..results import RunResult
+from .pages import case_page_path, literal, short
+from .results_data import Recorded
+from .wording import t
 
 WIDTH = 160  # characters of a signature shown
 # What differs between any two runs, the same system or not: object addresses, pids, the names of

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from harness.site.wording import t
+from .wording import t
 
 RUN_FIGURES = ("duration_s", "timeout_s")  # what the harness measured of each run itself
 

@@ -38,13 +38,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from harness.cases import VARIANTS, Case
-from harness.measurements import shutdown_wait, startup_wait
-from harness.profiles import PROFILE_NAMES
-from harness.results import RunResult
-from harness.site import experiment_figures
-from harness.site.results_data import Recorded
-from harness.site.wording import t
+from ..cases import VARIANTS, Case
+from ..measurements import shutdown_wait, startup_wait
+from ..profiles import PROFILE_NAMES
+from ..results import RunResult
+from . import experiment_figures
+from .results_data import Recorded
+from .wording import t
 
 SPAN = re.compile(
     r"(?P<open><!--\s*dlp:fig\s+(?P<kind>[\w-]+)(?P<args>(?:\s+[\w-]+=[^\s>]+)*)\s*-->)"

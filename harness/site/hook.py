@@ -23,10 +23,10 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from harness import confirmations, experiments
-from harness.cases import CASES_DIR, CaseError, discover
-from harness.results import RESULTS_DIR, ResultsError
-from harness.site import (
+from .. import confirmations, experiments
+from ..cases import CASES_DIR, CaseError, discover
+from ..results import RESULTS_DIR, ResultsError
+from . import (
     bench_page,
     differences,
     figures,
@@ -37,7 +37,7 @@ from harness.site import (
     windows_seen,
     wording,
 )
-from harness.site.wording import t
+from .wording import t
 
 PLACEHOLDER = re.compile(r"<!--\s*dlp:(?P<name>[\w-]+)\s*-->")
 PLOTS_DIR = "assets/plots"

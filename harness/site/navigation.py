@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from harness.cases import Case
-from harness.site import wording
-from harness.site.pages import README_NAMES, case_page_path, readme
-from harness.site.wording import LANGUAGES, LESSONS
+from ..cases import Case
+from . import wording
+from .pages import README_NAMES, case_page_path, readme
+from .wording import LANGUAGES, LESSONS
 
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 # The pages of the two ends of the navigation, in order; any other page of docs/ joins "Reference".

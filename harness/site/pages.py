@@ -7,14 +7,15 @@ import html
 import re
 from pathlib import Path
 
-from harness.cases import VARIANTS, Case
-from harness.outcome_table import SIGNATURE_WIDTH
-from harness.outcomes import Outcome
-from harness.profiles import PROFILE_NAMES, PROFILES, SYSTEM_NAMES
-from harness.results import RunResult
-from harness.site import windows_seen, wording
-from harness.site.results_data import Recorded
-from harness.site.wording import t
+from .. import profiles
+from ..cases import VARIANTS, Case
+from ..outcome_table import SIGNATURE_WIDTH
+from ..outcomes import Outcome
+from ..profiles import PROFILE_NAMES, PROFILES, SYSTEM_NAMES
+from ..results import RunResult
+from . import windows_seen, wording
+from .results_data import Recorded
+from .wording import t
 
 # A case page shows its own runs whole enough to read their figures (case 13: the wait, its share,
 # the threshold, the workers' shutdown); the comparison table keeps the short form.
@@ -244,8 +245,7 @@ def _unconfirmed(case: Case, variant: str, profile: str, confirmed) -> str:
         own.stands_for or profile, case.name, variant
     ):
         return ""
-    system = "Python 3.14" if profile == "linux-3.14" else SYSTEM_NAMES[PROFILES[profile].system]
-    return f"<br><small><em>{t('cell.unconfirmed', system=system)}</em></small>"
+    return f"<br><small><em>{t('cell.unconfirmed', system=own.platform)}</em></small>"
 
 
 def comparison_table(
@@ -281,7 +281,7 @@ def profiles_list(reference: Recorded | None) -> str:
         how = reference.emulation(profile.name) if reference else ""
         kind = reference.how_ran(profile.name) if reference and how else "native"
         seen = t(f"profiles.{kind}", how=literal(how))
-        imposes, limits = words.get(profile.name, (profile.imposes, profile.limits))
+        imposes, limits = (words.get(text, text) for text in (profile.imposes, profile.limits))
         items.append(
             t(
                 "profiles.item",
@@ -376,7 +376,7 @@ CAUSES = [
         "09_duplicated_randomness",
     ),
 ]
-CAUSE_PROFILES = ("linux", "linux-3.14", "windows")
+CAUSE_PROFILES = profiles.shown_in("causes")
 
 
 def cause_table(cases: list[Case], reference: Recorded | None) -> str:

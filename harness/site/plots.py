@@ -9,9 +9,10 @@ import matplotlib
 matplotlib.use("Agg")  # no display: render to PNG bytes
 import matplotlib.pyplot as plt
 
-from harness.outcomes import Outcome
-from harness.profiles import PROFILE_NAMES
-from harness.site.results_data import Recorded
+from .. import profiles
+from ..outcomes import Outcome
+from ..profiles import PROFILE_NAMES
+from .results_data import Recorded
 
 MEMORY_CASE = "06_memory_growth"
 COLOURS = {"broken": "#c62828", "fixed": "#1565c0"}
@@ -29,7 +30,7 @@ def memory_plot(source: Recorded) -> tuple[bytes, str] | None:
     windows-emulated (spawn; under Wine no worker is sampled from its start); with alt text."""
     methods = [
         m
-        for m in ("linux", "windows-emulated")
+        for m in profiles.shown_in("memory plot")
         if any(source.get(MEMORY_CASE, v, m) for v in ("broken", "fixed"))
     ]
     if not methods:

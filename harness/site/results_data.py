@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import profiles, results
-from harness.results import ResultsFile, RunResult
-from harness.run.launch import How
+from .. import profiles, results
+from ..results import ResultsFile, RunResult
+from ..run.launch import How
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,12 @@ for both scripts, taken from the reference results file's runs under Wine."""
 
 from __future__ import annotations
 
-from harness.cases import VARIANTS, Case
-from harness.outcomes import Outcome
-from harness.results import RunResult
-from harness.site.results_data import Recorded
-from harness.site.wording import t
-from harness.tracebacks import find_exceptions
+from ..cases import VARIANTS, Case
+from ..outcomes import Outcome
+from ..results import RunResult
+from ..tracebacks import find_exceptions
+from .results_data import Recorded
+from .wording import t
 
 MAX_ERRORS = 4  # distinct exception lines shown per script
 

@@ -305,52 +305,111 @@ TEXT: dict[str, dict[str, str]] = {
     "plot.first-batch": {"en": "time to the first batch", "zh": "首个 batch 的耗时"},
 }
 
-# The profiles' own words (harness/profiles.py) in the other languages: what each imposes, and what
-# an emulation of it cannot show.
+# The profiles' own words (harness/profiles.py) in the other languages, keyed by the English text as
+# gettext keys a message by itself: what each imposes, and what an emulation of it cannot show.
 PROFILE_TEXT = {
     "zh": {
-        "linux": (
-            "fork，Linux 上直到 Python 3.13 的默认启动方法。",
-            "",
+        (
+            "fork, the default start method on Linux up to Python 3.13."
+        ): "fork，Linux 上直到 Python 3.13 的默认启动方法。",
+        (
+            "forkserver, the default on Linux from Python 3.14, as CPython 3.14.1+ and 3.13.8+ run it: "
+            "the server imports the main script once and every worker is a fork of that server "
+            "(CPython PR 135295). The import sees the script's `sys.argv` from 3.14.3 and 3.13.12 "
+            "(gh-143706), as here; 3.14.1, 3.14.2 and 3.13.8 to 3.13.11 give it the server's own. "
+            "Older interpreters never preloaded the main script; there the harness applies the fixed "
+            "behaviour."
+        ): (
+            "forkserver，Python 3.14 起 Linux 上的默认启动方法，按 "
+            "CPython 3.14.1+ 和 3.13.8+ 的行为运行：服务进程导入一次主脚本，每个 "
+            "worker 都是从这个服务进程 fork 出来的（CPython PR 135295）。从 "
+            "3.14.3 和 3.13.12 起，这次导入看到的是脚本自己的 "
+            "`sys.argv`（gh-143706），这里也是如此；3.14.1、3.14.2 以及 "
+            "3.13.8 到 3.13.11 给它的是服务进程自己的 `sys.argv`。"
+            "更早的解释器从不预加载主脚本，harness 在那里套用修复后的行为。"
         ),
-        "linux-3.14": (
-            "forkserver，Python 3.14 起 Linux 上的默认启动方法，按 CPython 3.14.1+ 和 3.13.8+ 的行为运行："
-            "服务进程导入一次主脚本，每个 worker 都是从这个服务进程 fork 出来的（CPython PR 135295）。"
-            "从 3.14.3 和 3.13.12 起，这次导入看到的是脚本自己的 `sys.argv`（gh-143706），这里也是如此；"
-            "3.14.1、3.14.2 以及 3.13.8 到 3.13.11 给它的是服务进程自己的 `sys.argv`。"
-            "更早的解释器从不预加载主脚本，harness 在那里套用修复后的行为。",
+        (
+            "An emulation on an older Python cannot show the rest of 3.14: its error texts (a lambda "
+            "fails with `PicklingError: Can't pickle local object <function …>`), the forkserver's "
+            "authentication, free-threaded builds, or what torch does differently on 3.14."
+        ): (
             "在较旧的 Python 上模拟，看不到 3.14 的其余变化：它的报错文本（lambda 会报 "
-            "`PicklingError: Can't pickle local object <function …>`）、forkserver 的认证、自由线程"
-            "（free-threaded）构建，以及 torch 在 3.14 上的不同行为。",
+            "`PicklingError: Can't pickle local object "
+            "<function …>`）、forkserver 的认证、"
+            "自由线程（free-threaded）构建，以及 torch 在 3.14 上的不同行为。"
         ),
-        "windows": (
-            "不做任何改动：由 Windows 官方的 CPython 和 torch 的 Windows wheel 运行脚本，"
-            "spawn 和 torch 的 `file_system` 共享策略是因为 Windows 本来就只有它们。"
-            "在 Windows 上原生运行；在 Linux 上通过 Wine 运行同样的二进制文件。",
-            "在 Wine 下二进制文件是 Windows 的，系统却不是：Windows 自己的进程创建及其开销（Wine 的耗时不是 "
-            "Windows 的耗时）、控制台、杀毒软件扫描、Wine 的 Z: 以外盘符上的路径，以及 GPU 驱动都看不到。",
+        (
+            "nothing: the official Windows CPython and torch's Windows wheels run the script, with "
+            "spawn and torch's `file_system` sharing strategy because that is what Windows has. On "
+            "Windows itself natively; on Linux under Wine, which runs the same binaries."
+        ): (
+            "不做任何改动：由 Windows 官方的 CPython 和 torch 的 Windows "
+            "wheel 运行脚本，spawn 和 torch 的 `file_system` "
+            "共享策略是因为 Windows 本来就只有它们。在 Windows 上原生运行；在 Linux "
+            "上通过 Wine 运行同样的二进制文件。"
         ),
-        "windows-emulated": (
-            "spawn，Windows 上唯一的启动方法；torch 的 `file_system` 共享策略，也是那里唯一的一种；"
-            "DataLoader 不安装 SIGCHLD 处理函数（torch 在 Windows 上不装）；并对脚本隐藏 Windows 没有的东西："
-            "fork 和 forkserver 启动方法、`os.fork`、`resource` 和 `fcntl` 模块。每个进程继承来的文件描述符"
-            "都改为不可继承，和 Windows 上的句柄一样：否则 Linux 上 worker 启动的 `torch_shm_manager`"
-            "（Windows 上没有）会一直占着 worker 的 spawn 哨兵管道，"
-            "DataLoader 关闭时每个 worker 都要等 5 秒。",
-            "在 Linux 上模拟看不到 Windows 本身：进程创建（比 Linux 上的 spawn 更慢）、控制台和它的代码页、"
-            "文件锁和路径、`sys.platform`、worker 用来发现父进程退出的 kernel32 看门狗，"
-            "以及 GPU 驱动的行为。",
+        (
+            "Under Wine the binaries are Windows', the system is not: Windows' own process creation "
+            "and its cost (Wine's timings are not Windows timings), the console, antivirus scanning, "
+            "paths on drives other than Wine's Z:, and a GPU driver are not shown."
+        ): (
+            "在 Wine 下二进制文件是 Windows 的，系统却不是：Windows "
+            "自己的进程创建及其开销（Wine 的耗时不是 Windows 的耗时）、控制台、杀毒软件扫描、"
+            "Wine 的 Z: 以外盘符上的路径，以及 GPU 驱动都看不到。"
         ),
-        "macos": (
-            "spawn，Python 3.8 起 macOS 上的默认启动方法；以及 torch 的 `file_system` 共享策略，也是那里"
-            "唯一的一种。",
-            "在 Linux 上模拟看不到 macOS 本身：默认只能打开 256 个文件、没有 /dev/shm 的共享内存、fork 出的"
-            "进程里的 Apple 库（Accelerate、Objective-C），以及 Python 3.12.2+ 上 torch 退出时泄漏的"
-            "resource tracker。它保留了 Linux 和 macOS 共有的行为：每个 spawn 出来的 worker 都会启动 "
-            "`torch_shm_manager`，它一直占着 worker 的 spawn 哨兵管道，于是 DataLoader 关闭时每个 worker "
-            "都要等 5 秒（在 Mac 上这是从同一代码路径推断的，还没有在 Mac 上实际观察到）。",
+        (
+            "spawn, the only start method on Windows; torch's `file_system` sharing strategy, its only "
+            "one there; no SIGCHLD handler in the DataLoader (torch installs none on Windows); and "
+            "what Windows lacks hidden from the script: the fork and forkserver start methods, "
+            "`os.fork`, the `resource` and `fcntl` modules. Every descriptor a process inherits is "
+            "made non-inheritable, as handles are on Windows: otherwise the `torch_shm_manager` that a "
+            "Linux worker starts (Windows has none) would hold the worker's spawn sentinel open and "
+            "the DataLoader would wait 5 s per worker at shutdown."
+        ): (
+            "spawn，Windows 上唯一的启动方法；torch 的 `file_system` "
+            "共享策略，也是那里唯一的一种；DataLoader 不安装 SIGCHLD "
+            "处理函数（torch 在 Windows 上不装）；并对脚本隐藏 Windows 没有的东西："
+            "fork 和 forkserver 启动方法、`os.fork`、`resource` 和 "
+            "`fcntl` 模块。每个进程继承来的文件描述符都改为不可继承，和 Windows "
+            "上的句柄一样：否则 Linux 上 worker 启动的 "
+            "`torch_shm_manager`（Windows 上没有）会一直占着 worker 的 "
+            "spawn 哨兵管道，DataLoader 关闭时每个 worker 都要等 5 秒。"
         ),
-    }
+        (
+            "An emulation on Linux cannot show Windows itself: process creation (slower than a Linux "
+            "spawn), the console and its code page, file locking and paths, `sys.platform`, the "
+            "kernel32 watchdog that a worker uses to notice its parent's death, or a GPU driver's "
+            "behaviour."
+        ): (
+            "在 Linux 上模拟看不到 Windows 本身：进程创建（比 Linux 上的 spawn "
+            "更慢）、控制台和它的代码页、文件锁和路径、`sys.platform`、worker "
+            "用来发现父进程退出的 kernel32 看门狗，以及 GPU 驱动的行为。"
+        ),
+        (
+            "spawn, the default on macOS since Python 3.8, and torch's `file_system` sharing strategy, "
+            "its only one there."
+        ): (
+            "spawn，Python 3.8 起 macOS 上的默认启动方法；以及 torch 的 "
+            "`file_system` 共享策略，也是那里唯一的一种。"
+        ),
+        (
+            "An emulation on Linux cannot show macOS itself: its default limit of 256 open files, "
+            "shared memory without /dev/shm, Apple's libraries (Accelerate, Objective-C) in forked "
+            "processes, or the resource tracker that torch leaks at exit on Python 3.12.2+. It keeps "
+            "what Linux and macOS share: each spawned worker starts `torch_shm_manager`, which holds "
+            "the worker's spawn sentinel open, so the DataLoader waits 5 s per worker at shutdown (on "
+            "a Mac inferred from the same code path, not observed there)."
+        ): (
+            "在 Linux 上模拟看不到 macOS 本身：默认只能打开 256 个文件、没有 "
+            "/dev/shm 的共享内存、fork 出的进程里的 Apple 库（Accelerate、"
+            "Objective-C），以及 Python 3.12.2+ 上 torch "
+            "退出时泄漏的resource tracker。它保留了 Linux 和 macOS 共有的行为："
+            "每个 spawn 出来的 worker 都会启动 `torch_shm_manager`，"
+            "它一直占着 worker 的 spawn 哨兵管道，于是 DataLoader 关闭时每个 "
+            "worker 都要等 5 秒（在 Mac 上这是从同一代码路径推断的，还没有在 Mac "
+            "上实际观察到）。"
+        ),
+    },
 }
 
 # The differences between the start methods (pages.CAUSES), in the other languages, by the English

@@ -1,7 +1,7 @@
 """Every case script gives the same outcome when it is run a second time in the same folder: a
 reader who runs `broken.py` twice must see the lesson twice, never a leftover of the first run.
 
-The first runs are the matrix's own (harness/matrix_pass.py runs each of them in a folder of its
+The first runs are the matrix's own (harness/scheduler/matrix_pass.py runs each of them in a folder of its
 own, then again there), so this costs one run per pair, not two."""
 
 from __future__ import annotations

@@ -32,8 +32,21 @@ def installed(tmp_path_factory) -> dict:
     """The wheel, a new venv with it installed (its dependencies from the index), and a folder of
     the user's scripts; torch comes from this test environment, as the user's own torch would."""
     where = tmp_path_factory.mktemp("install")
+    # Built from a copy of the checkout, as from a fresh clone: setuptools' build/ of an earlier
+    # layout in the checkout would travel into the wheel.
+    source = where / "source"
+    skipped = (".git", ".nox", "build", "site", "*.egg-info", "__pycache__", "results")
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*skipped))
     built = run(
-        sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(where), str(ROOT)
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "--no-build-isolation",
+        "-w",
+        str(where),
+        str(source),
     )
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = where.glob("dataloader_pitfalls-*.whl")
@@ -70,11 +83,27 @@ def tool(installed, *args, command="dataloader-pitfalls", **variables: str) -> s
 
 
 def test_the_wheel_carries_the_catalog_and_runs_outside_the_clone(installed):
-    code = "import harness.cases as c; print(c.CASES_DIR, len(c.discover()))"
+    code = "import dataloader_pitfalls.cases as c; print(c.CASES_DIR, len(c.discover()))"
     located = tool(installed, "-c", code, command="python")
     folder, count = located.stdout.split()
     assert "site-packages" in folder and not folder.startswith(str(ROOT)), folder
     assert int(count) == len(list((ROOT / "cases").glob("[0-9][0-9]_*")))
+
+
+def test_the_wheel_installs_one_top_level_package_named_for_the_project(installed):
+    import zipfile
+
+    names = zipfile.ZipFile(installed["wheel"]).namelist()
+    top = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top == {"dataloader_pitfalls"}, top
+    assert "dataloader_pitfalls/fixes/worker_random.py" in names, "the recipes, importable"
+    for name in ("harness", "fixes"):
+        unclaimed = tool(installed, "-c", f"import {name}", command="python")
+        assert unclaimed.returncode == 1 and "ModuleNotFoundError" in unclaimed.stderr, name
+    as_module = tool(installed, "-m", "dataloader_pitfalls", "list", command="python")
+    assert as_module.returncode == 0 and "03_lambda_collate" in as_module.stdout, as_module.stderr[-2000:]
+    assert "python -m dataloader_pitfalls" in tool(installed, "-m", "dataloader_pitfalls", "--help",
+                                                   command="python").stdout  # fmt: skip
 
 
 def test_lint_names_the_case_and_respects_noqa(installed):
@@ -104,6 +133,7 @@ def test_installed_check_runs_windows_binaries_from_the_environment_it_is_given(
     report = json.loads(completed.stdout)
     assert [r["outcome"] for r in report["runs"]] == ["crash"], completed.stderr[-2000:]
     assert report["runs"][0]["emulation"].startswith(wine.DESCRIPTION_START)
+    assert report["runs"][0]["how"]["launcher"] == "wine" and not report["runs"][0]["how"]["emulated"]
 
 
 def test_installed_the_windows_environment_belongs_in_the_users_cache(installed, tmp_path):

@@ -1,4 +1,5 @@
-"""The Wine runner: the Windows CPython and torch's Windows wheels run under Wine (harness/run/wine.py).
+"""The Wine launcher: the Windows CPython and torch's Windows wheels run under Wine
+(harness/run/launch/wine.py and wine_env.py).
 
 Where Wine or the Windows environment is missing, the runs are skipped with how to get them, never
 run by the Linux interpreter instead. The runs themselves need both: prepared by `nox -s

@@ -4,24 +4,12 @@ and outcome names written only in outcomes.py. Measured on the source with `ast`
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 from harness.outcomes import OUTCOME_NAMES
 from tests.conftest import ROOT
+from tests.import_graph import imports, modules
 
 LONGEST_FUNCTION = 60
-
-
-def modules(package: Path) -> dict[str, ast.Module]:
-    """{dotted module name: its tree} for every module of the package (boot/ runs in the scripts)."""
-    found = {}
-    for path in sorted(package.rglob("*.py")):
-        parts = list(path.relative_to(package.parent).with_suffix("").parts)
-        if "boot" in parts:
-            continue
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        found[name] = ast.parse(path.read_text(encoding="utf-8"))
-    return found
 
 
 def function_lengths(trees: dict[str, ast.Module]) -> dict[str, int]:
@@ -34,33 +22,13 @@ def function_lengths(trees: dict[str, ast.Module]) -> dict[str, int]:
     }
 
 
-def imports(trees: dict[str, ast.Module]) -> dict[str, set[str]]:
-    """{module: the package's modules it imports}, lazy imports inside functions too."""
-    graph: dict[str, set[str]] = {name: set() for name in trees}
-    for name, tree in trees.items():
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                named = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                named = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
-            else:
-                continue
-            graph[name] |= {other for other in named if other in trees and other != name}
-    return graph
-
-
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
-    """Import cycles, leaving out a package's own __init__ (importing a submodule runs it anyway)."""
-
-    def own_package(a: str, b: str) -> bool:
-        return a.startswith(b + ".") or b.startswith(a + ".")
-
+    """Import cycles, a package's own __init__ included (a submodule that imports its package's
+    __init__, which imports it back, is a circle too)."""
     found, done = [], set()
 
     def visit(module: str, path: list[str]) -> None:
         for other in sorted(graph[module]):
-            if own_package(module, other):
-                continue
             if other in path:
                 found.append([*path[path.index(other) :], other])
             elif other not in done:
@@ -86,10 +54,15 @@ def test_no_import_cycle_between_the_harness_modules():
 
 
 def test_the_cycle_finder_finds_one():
-    cli = ast.parse("from harness import check\n")
+    cli = ast.parse("from . import check\n")
     check = ast.parse("def f():\n    from harness.cli import main\n")
     graph = imports({"harness.cli": cli, "harness.check": check, "harness": ast.parse("")})
     assert cycles(graph) == [["harness.check", "harness.cli", "harness.check"]]
+    package = ast.parse("from .pool import run_all\n")
+    package.is_package = True
+    pool = ast.parse("def f():\n    from . import execute\n")
+    graph = imports({"harness.scheduler": package, "harness.scheduler.pool": pool})
+    assert cycles(graph) == [["harness.scheduler", "harness.scheduler.pool", "harness.scheduler"]]
 
 
 def test_outcome_names_are_written_only_in_outcomes_py():

@@ -1,4 +1,4 @@
-"""When an expectation counts as unverified (harness/scheduler.py `execute`): on the real platform
+"""When an expectation counts as unverified (harness/scheduler `execute`): on the real platform
 of a profile until a results file from there confirms it, and never for a native run that matched
 it (that run is the confirmation)."""
 

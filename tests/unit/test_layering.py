@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from tests.conftest import ROOT
+from tests.import_graph import imported, imports, module_name, modules
 
 HARNESS = ROOT / "harness"
 TOP_LEVEL_MODULES_AT_MOST = 18
+INSTALLED_NAME = "dataloader_pitfalls"  # the one top-level import package of the wheel
 # The run machinery (harness/run/) and the parsing it shares with the judge.
 RUN_FILES = [*sorted((HARNESS / "run").glob("*.py")), HARNESS / "tracebacks.py"]
 # What the run machinery must never reach up to: the catalog, the CLI, check, the results files.
@@ -17,16 +20,14 @@ ABOVE_RUN = {
 
 
 def harness_imports(path) -> set[str]:
-    """The harness modules a file imports, dotted below `harness` ("run.runner", "boot", "lint"…)."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "harness":
-            below = node.module.split(".")[1:]
-            found.update([".".join(below)] if below else [alias.name for alias in node.names])
-            found.update(".".join([*below, alias.name]) for alias in node.names if below)
-        elif isinstance(node, ast.Import):
-            found.update(a.name.split(".", 1)[1] for a in node.names if a.name.startswith("harness."))
-    return found
+    """The harness modules a file imports, dotted below `harness` ("run.runner", "boot", "lint"…),
+    relative imports resolved."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree.is_package = path.name == "__init__.py"
+    name = module_name(path, ROOT) if ROOT in path.parents else f"harness.run.{path.stem}"
+    return {
+        other.removeprefix("harness.") for other in imported(name, tree) if other.startswith("harness.")
+    } | ({"harness"} & imported(name, tree))
 
 
 def reaching(path, names: set[str]) -> set[str]:
@@ -69,9 +70,50 @@ def test_the_top_of_the_harness_stays_small():
 def test_every_package_of_the_harness_goes_into_the_wheel():
     from harness.cases import tomllib
 
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    packages = {".".join(p.parent.relative_to(ROOT).parts) for p in HARNESS.glob("**/__init__.py")}
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(setuptools["packages"])
+    installed = {folder: name for name, folder in setuptools["package-dir"].items()}
+    assert installed["harness"] == INSTALLED_NAME
+    packages = {
+        ".".join([INSTALLED_NAME, *p.parent.relative_to(HARNESS).parts])
+        for p in HARNESS.glob("**/__init__.py")
+    }
     assert packages - listed == set()
+    assert {name.split(".")[0] for name in listed} == {INSTALLED_NAME}, "one top-level import package"
+
+
+# The harness's floors, lowest first: a module imports from its own floor or below, never above.
+# Recording knows nothing of cases or verdicts; judging nothing of reports; only commands join all.
+FLOORS = [
+    ("base", {"harness", "boot", "tracebacks", "outcomes", "links", "environment"}),
+    ("recording", {"run"}),  # launchers, the runner, its watches and probes' records
+    ("model", {"profiles", "results", "measurements", "recognition", "cases", "confirmations", "lint"}),
+    ("judging", {"judge", "verdict", "diagnose"}),
+    ("scheduling", {"scheduler", "bench", "experiments"}),
+    ("reporting", {"outcome_table", "site"}),
+    ("commands", {"commands", "cli", "__main__"}),
+]
+
+
+def floor(module: str) -> int:
+    """The floor of a harness module ("harness.run.runner" → 1)."""
+    top = module.split(".")[1] if "." in module else module
+    return next(index for index, (_, names) in enumerate(FLOORS) if top in names)
+
+
+def arrows_up(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{a} → {b}" for a, others in graph.items() for b in others if floor(b) > floor(a))
+
+
+def test_no_import_points_up_a_floor():
+    graph = imports(modules(HARNESS, skip=()))
+    assert all(floor(module) is not None for module in graph), "every module has a floor"
+    assert arrows_up(graph) == []
+
+
+def test_the_floor_test_sees_an_arrow_up():
+    graph = {"harness.run.runner": {"harness.profiles"}, "harness.profiles": {"harness.run.launch"}}
+    assert arrows_up(graph) == ["harness.run.runner → harness.profiles"]
 
 
 LAUNCHERS = HARNESS / "run" / "launch"
@@ -121,3 +163,36 @@ def test_the_wine_test_sees_a_question(tmp_path):
         '"""Windows binaries under Wine."""\nkind = t(f"column.{how.kind}")  # not Wine\nway = launch.WINE\n'
     )
     assert asks_for_wine(asking) == []
+
+
+def profile_names_written(path) -> list[str]:
+    """Where a file writes a profile's name as a literal; a system's name ("linux", "windows") in
+    a comparison or a call about the system or the platform is not one."""
+    from harness.profiles import PROFILE_NAMES
+
+    source = path.read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    found = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and node.value in PROFILE_NAMES):
+            continue
+        context = parents.get(node)
+        while context is not None and not isinstance(context, (ast.Compare, ast.Call, ast.stmt)):
+            context = parents.get(context)
+        said = ast.get_source_segment(source, context) if context is not None else ""
+        if isinstance(context, (ast.Compare, ast.Call)) and re.search(r"system|platform", said or ""):
+            continue
+        found.append(f"{path.name}:{node.lineno}: {node.value!r}")
+    return found
+
+
+def test_profile_names_are_written_only_where_profiles_are_defined():
+    files = [p for p in HARNESS.glob("**/*.py") if p != HARNESS / "profiles.py"]
+    assert [spot for path in files for spot in profile_names_written(path)] == []
+
+
+def test_the_profile_name_test_sees_one(tmp_path):
+    written = tmp_path / "plots.py"
+    written.write_text('for m in ("linux", "windows-emulated"):\n    pass\nif system == "linux":\n    pass\n')
+    assert profile_names_written(written) == ["plots.py:1: 'linux'", "plots.py:1: 'windows-emulated'"]

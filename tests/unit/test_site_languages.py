@@ -34,6 +34,19 @@ def test_every_generated_text_exists_in_every_language_with_the_same_fields():
             assert all(len(words) == 4 for words in wording.CAUSES[lang].values())
 
 
+def test_every_profile_text_has_its_translation_keyed_by_the_english():
+    """The profiles' words (harness/profiles.py) are looked up by their English text, as gettext
+    looks up a message: an English sentence changed without its translation fails here."""
+    from harness.profiles import PROFILES
+
+    english = {text for p in PROFILES.values() for text in (p.imposes, p.limits) if text}
+    for lang in wording.LANGUAGES:
+        if lang != wording.DEFAULT:
+            assert set(wording.PROFILE_TEXT[lang]) == english, lang
+    with wording.language("zh"):
+        assert "fork，Linux 上直到 Python 3.13 的默认启动方法。" in pages.profiles_list(None)
+
+
 def test_a_cause_row_added_in_english_only_fails_naming_it(monkeypatch):
     added = ("Signals", "inherited", "inherited", "default", "01_missing_main_guard")
     monkeypatch.setattr(pages, "CAUSES", [*pages.CAUSES[:2], added, *pages.CAUSES[2:]])

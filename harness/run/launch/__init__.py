@@ -2,7 +2,7 @@
 
 As CPython's `multiprocessing` has one `Popen` interface and a family behind it (`popen_fork`,
 `popen_spawn_posix`, `popen_spawn_win32`), the runner (harness/run/runner.py) has one `Launcher`
-interface and one implementation per way of running:
+interface (base.py) and one implementation per way of running:
 
 - `native` (native.py): this machine's own interpreter, the one running the harness;
 - `wine` (wine.py): the official Windows CPython and torch's Windows wheels, under Wine.
@@ -15,149 +15,16 @@ with every result). Nothing outside this package asks which launcher it is.
 from __future__ import annotations
 
 import platform
-import subprocess
-import sys
-from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass
-from pathlib import Path
 
-from harness.run.settings import RunSettings
+from . import native, wine
+from .base import BOOT_DIR, NATIVE, WINE, How, Launched, Launcher
 
-BOOT_DIR = Path(__file__).resolve().parents[2] / "boot"  # put first on every run's PYTHONPATH
-NATIVE = "native"
-WINE = "wine"
-
-
-@dataclass(frozen=True)
-class How:
-    """How a run was made, recorded with its result: the launcher, the interpreter it ran, its
-    Python version, and whether the profile was imitated by the boot module (emulated) rather than
-    being what that interpreter does anyway."""
-
-    launcher: str
-    interpreter: str
-    python: str
-    emulated: bool
-
-    NATIVE = NATIVE  # kinds (`kind`): natively, emulated, or a launcher's name
-    EMULATED = "emulated"
-
-    def to_json(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict) -> How:
-        return cls(**{name: data[name] for name in ("launcher", "interpreter", "python", "emulated")})
-
-    @property
-    def kind(self) -> str:
-        """ "emulated" where the profile was imitated, else the launcher's name: what the site says
-        about a column ("observed on Linux", "Windows binaries under Wine", "emulated on Linux")."""
-        return How.EMULATED if self.emulated else self.launcher
-
-
-class Launched(ABC):
-    """One started run, as its launcher sees it: its process, its processes, their stacks, its end."""
-
-    proc: subprocess.Popen
-    # Whether the runner's reading of idleness (no CPU, a worker blocked on a lock) holds here.
-    reads_idleness: bool = True
-
-    @abstractmethod
-    def start(self, command: list[str], env: dict, *, script: Path, output: Path, stdin: Path | None,
-              cwd: Path, wrap) -> subprocess.Popen:  # fmt: skip
-        """Starts `command` (this interpreter's, as the runner builds it) this launcher's way.
-        `stdin`: a file fed to its standard input (None: none). `wrap(command, env)` adds what
-        the runner puts around it (a private /dev/shm), after the launcher's own changes."""
-
-    @abstractmethod
-    def snapshot(self) -> list:
-        """The launched process and the script's processes now."""
-
-    @abstractmethod
-    def main_pids(self, script_pid: int) -> tuple[int, int]:
-        """The launched process and the script's interpreter, as this machine's pids."""
-
-    @abstractmethod
-    def dump_stacks(self, tree: list, probe_dir: Path, workers: int) -> tuple[dict, dict, str]:
-        """(Python stacks, native stacks, a note on the native ones) of the run's processes."""
-
-    @abstractmethod
-    def by_machine_pid(self, by_script_pid: dict) -> dict:
-        """`by_script_pid` (keyed by the pids the probes name) keyed by this machine's pids."""
-
-    @abstractmethod
-    def grace_s(self, left: list) -> float:
-        """How long the processes `left` after the script's exit may take to end by themselves."""
-
-    @abstractmethod
-    def is_own_helper(self, process) -> bool:
-        """Whether `process` is the launcher's own (it ends with the run), not the script's."""
-
-    @abstractmethod
-    def finish(self, kill_all) -> None:
-        """Ends what the launcher started besides the script's processes; `kill_all()` ends every
-        process of the run that is left."""
-
-
-class Launcher(ABC):
-    """One way of running a script; `Profile.launcher` chooses one per profile, once."""
-
-    name: str
-    stack_trigger: str  # how the boot module is asked for stacks (harness/boot/dlp_stacks.py)
-    at_once: int | None = None  # at most this many runs launched this way at once (None: no cap)
-
-    @abstractmethod
-    def unavailable(self) -> str:
-        """Why runs cannot be launched this way here, and what to do; "" when they can."""
-
-    @abstractmethod
-    def missing(self, needs: tuple[str, ...]) -> str:
-        """The reasons, joined, why a case's `needs` are not met where this launcher runs it."""
-
-    @abstractmethod
-    def interpreter(self) -> tuple[str, str]:
-        """(the interpreter in words, its Python version) for `How`."""
-
-    @abstractmethod
-    def new_run(self, workdir: Path) -> Launched:
-        """A run to start, in `workdir` (its own folder)."""
-
-    def describe(self) -> str:
-        """What runs this way run, in words, where that is not this machine's interpreter; ""."""
-        return ""
-
-    def how(self, emulated: bool) -> How:
-        interpreter, python = self.interpreter()
-        return How(self.name, interpreter, python, emulated)
-
-    def settings(self, settings: RunSettings, timeout_given: bool) -> RunSettings:
-        """The settings a run gets this way (a slower way stretches its time limits)."""
-        return settings
-
-    def failed_itself(self, signature: str) -> bool:
-        """Whether a run failed by this way of running's own fault (it is run again, once)."""
-        return False
-
-    def path_aliases(self, project: Path) -> dict[str, str]:
-        """Paths as runs launched this way name them, and the neutral names recorded instead."""
-        return {}
-
-    def library_paths(self) -> set[str]:
-        """Where Python and installed packages live, as runs launched this way name them."""
-        return set()
-
-
-def this_interpreter() -> tuple[str, str]:
-    version = ".".join(map(str, sys.version_info[:3]))
-    return f"{platform.python_implementation()} {version} {sys.platform} {platform.machine()}", version
+__all__ = ["BOOT_DIR", "NATIVE", "WINE", "How", "Launched", "Launcher", "caps", "choose", "every"]
 
 
 def choose(way: str, system: str, here: str | None = None) -> Launcher:
     """The launcher of a profile whose runs go `way` ("native", or "wine": the Windows binaries
     off Windows) for a platform `system`, on this machine (or on a machine of system `here`)."""
-    from harness.run.launch import native, wine
-
     if way == WINE and (here or platform.system().lower()) != system:
         return wine.WineLauncher()
     return native.NativeLauncher()
@@ -170,6 +37,4 @@ def caps() -> dict[str, int]:
 
 def every() -> list[Launcher]:
     """One of each launcher: what the judge scrubs names every way's paths."""
-    from harness.run.launch import native, wine
-
     return [native.NativeLauncher(), wine.WineLauncher()]

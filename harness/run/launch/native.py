@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from harness.run import processes
-from harness.run.launch import NATIVE, Launched, Launcher, this_interpreter
+from .. import processes
+from .base import NATIVE, Launched, Launcher, this_interpreter
 
 # torch_shm_manager (the file_system sharing strategy's) polls for its clients: it goes about 2.1 s
 # after the last one. Helpers that end by themselves (and the forkserver: 2 s let case 06's, which

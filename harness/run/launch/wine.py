@@ -7,9 +7,10 @@ import dataclasses
 import subprocess
 from pathlib import Path
 
-from harness.run import processes
-from harness.run.launch import WINE, Launched, Launcher, wine_env
-from harness.run.settings import RunSettings
+from .. import processes
+from ..settings import RunSettings
+from . import wine_env
+from .base import BOOT_DIR, WINE, Launched, Launcher
 
 # What the Windows environment cannot give, however this machine is equipped (each gap observed here).
 _GAPS = {
@@ -78,8 +79,6 @@ class WineLauncher(Launcher):
         }
 
     def library_paths(self) -> set[str]:
-        from harness.run.runner import BOOT_DIR
-
         return {wine_env.windows_path(p) for p in (wine_env.root(), wine_env.root().resolve(), BOOT_DIR)}
 
 

@@ -28,9 +28,9 @@ from pathlib import Path
 
 import psutil
 
-from harness import INSTALLED
-from harness.boot import dlp_contract as contract
-from harness.run import processes
+from ... import INSTALLED
+from ...boot import dlp_contract as contract
+from .. import processes
 
 # Wine's own processes for a prefix: its server and the services it starts; `wineserver -k` ends them.
 SERVICES = (
