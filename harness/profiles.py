@@ -28,10 +28,10 @@ Windows' own binaries there, under Wine); elsewhere it is skipped.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import multiprocessing
 import platform
-import sys
 from dataclasses import dataclass
 
 from .boot import dlp_contract as contract
@@ -75,12 +75,17 @@ class Profile:
         """How its runs are launched on this machine (harness/run/launch), chosen once."""
         return launch.choose(self.way, self.system)
 
+    def launched_by(self, launcher: launch.Launcher) -> Profile:
+        """This profile with its runs launched by `launcher` (another interpreter: a chroot's)."""
+        copy = dataclasses.replace(self)
+        copy.__dict__["launcher"] = launcher  # what the cached property would have chosen
+        return copy
+
     def how(self) -> launch.How:
         """How a run of this profile is made on this machine, as its result records it."""
-        emulated = not self.launcher.describe() and not self.runs_natively(
-            platform.system().lower(), sys.version_info[:3]
-        )
-        return self.launcher.how(emulated)
+        launcher = self.launcher
+        native = self.runs_natively(launcher.system(), launcher.python_version())
+        return launcher.how(emulated=not launcher.describe() and not native)
 
     def runs_natively(self, system: str, version: tuple[int, ...]) -> bool:
         """Whether a run on `system` with Python `version` is this profile with nothing emulated."""
@@ -89,11 +94,11 @@ class Profile:
     def emulation(self, system: str | None = None, version: tuple[int, ...] | None = None) -> str:
         """How a run here imitates the profile; "" where it runs natively. Under Wine: what ran
         ("Windows binaries under Wine 8.0: CPython 3.13.2 win_amd64, torch …"), not Windows."""
-        system = system or platform.system().lower()
-        described = launch.choose(self.way, self.system, here=system).describe()
-        if described:
-            return described
-        version = version or sys.version_info[:3]
+        launcher = self.launcher if system is None else launch.choose(self.way, self.system, here=system)
+        if launcher.describe():
+            return launcher.describe()
+        system = system or launcher.system()
+        version = version or launcher.python_version()
         if self.runs_natively(system, version):
             return ""
         python = ".".join(map(str, version[:2]))
@@ -264,7 +269,7 @@ def unavailable(profile: Profile) -> str:
             f"the {profile.name} profile is emulated on Linux only; this is {here}, where the "
             f"{profile.stands_for} profile runs natively"
         )
-    if not profile.runs_natively(system, sys.version_info[:3]) and system != "linux":
+    if not profile.runs_natively(system, profile.launcher.python_version()) and system != "linux":
         return f"the {profile.name} profile is emulated on Linux only; this is {here}"
     return ""
 

@@ -171,3 +171,28 @@ def existing_script(text: str) -> Path:
     if not path.is_file():
         raise argparse.ArgumentTypeError(f"no such script: {text}")
     return path
+
+
+def add_chroot(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--chroot",
+        type=Path,
+        metavar="ROOT",
+        help="run the scripts with the interpreter of a Debian root that observe-chroot made "
+        "(e.g. .nox/chroot-sid: its Python 3.14), as root; results go to that interpreter's file",
+    )
+
+
+def launched(args: argparse.Namespace) -> tuple[list[Profile], dict]:
+    """The chosen profiles, each launched as the command line asks (`--chroot`: by that root's
+    interpreter), and the environment their runs see (its OS, Python, torch)."""
+    from .. import environment
+    from ..run import launch
+
+    if getattr(args, "chroot", None) is None:
+        return list(args.profiles), environment.describe()
+    launcher = launch.in_chroot(args.chroot)
+    refused = launcher.unavailable()
+    if refused:
+        raise UsageError(f"--chroot {args.chroot}: {refused}")
+    return [profile.launched_by(launcher) for profile in args.profiles], launcher.environment()

@@ -3,9 +3,10 @@
 Debian's unstable suite (sid) ships Python 3.14, trixie a 3.13 from before CPython's forkserver fix
 (3.13.5). As root on a Debian-family machine, each suite gets a minimal root under `.nox/`
 (debootstrap, reused on the next call), a copy of this checkout, and a virtual environment made with
-that suite's interpreter, with the project and torch 2.13.0 from the package registries. Then
-`reproduce` and `verify` run there, under the one profile that interpreter runs natively (no
-emulation on top), and the results file comes back to `results/` (linux-py3.14-torch2.13.0.json).
+that suite's interpreter, with the project's dependencies and torch 2.13.0 from the package
+registries. Then `reproduce` and `verify` run here, launching each script with that interpreter in
+the root (`run --chroot ROOT`, harness/run/launch/chroot.py), under the one profile it runs natively
+(no emulation on top); the results go to its own file in `results/` (linux-py3.14-torch2.13.0.json).
 Without root, debootstrap or chroot it says so and exits 2; it never runs anything else instead.
 """
 
@@ -17,6 +18,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -113,7 +115,6 @@ def _observe(name: str, root: Path, console: Console) -> int:
             f"verify under {suite.profile}",
             functools.partial(_harness, root, suite, mismatched, "fixed", "--require-ok"),
         ),
-        ("the results file", functools.partial(_bring_back, root)),
     ]
     for number, (what, step) in enumerate(steps, 1):
         started = time.monotonic()
@@ -133,9 +134,13 @@ def _observe(name: str, root: Path, console: Console) -> int:
     return EXIT_OK
 
 
-def _run(command: list[str], what: str, capture: bool = True, accept=(0,)) -> subprocess.CompletedProcess:
+def _run(
+    command: list[str], what: str, capture: bool = True, accept=(0,), cwd: Path | None = None
+) -> subprocess.CompletedProcess:
     try:
-        done = subprocess.run(command, capture_output=capture, text=True, timeout=STEP_TIMEOUT_S, check=False)
+        done = subprocess.run(
+            command, capture_output=capture, text=True, timeout=STEP_TIMEOUT_S, check=False, cwd=cwd
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise StepError(f"{what}: {exc}") from None
     if done.returncode not in accept:
@@ -186,37 +191,17 @@ def _venv(suite: Suite, root: Path) -> str:
 
 
 def _harness(root: Path, suite: Suite, mismatched: list[str], variant: str, *extra: str) -> str:
-    """`harness run` of one variant in the chroot. Runs not as expected (exit 1) are what this
-    command is for: they are noted, and the results file still comes back."""
-    command = [
-        f"{VENV}/bin/python",
-        "-m",
-        "harness",
-        "run",
-        "--variant",
-        variant,
-        "--profile",
-        suite.profile,
-        *extra,
-    ]
-    done = _inside(
-        root, ["sh", "-c", f"cd {INSIDE} && {shlex.join(command)}"], capture=False, accept=(0, EXIT_FAILED)
-    )
+    """`run --chroot ROOT` of one variant: this harness runs each script with the root's interpreter
+    (harness/run/launch/chroot.py) and records in that interpreter's results file. Runs not as
+    expected (exit 1) are what this command is for: they are noted, and recorded."""
+    package = __package__.split(".")[0]  # harness in a checkout, dataloader_pitfalls installed
+    command = [sys.executable, "-m", package, "run", "--chroot", str(root), "--variant", variant,
+               "--profile", suite.profile, *extra]  # fmt: skip
+    done = _run(command, shlex.join(command), capture=False, accept=(0, EXIT_FAILED), cwd=ROOT)
     if done.returncode == EXIT_FAILED:
         mismatched.append(f"the {variant} variant")
         return "some runs not as expected (above)"
     return "every run as expected"
-
-
-def _bring_back(root: Path) -> str:
-    found = sorted(
-        (root / INSIDE.lstrip("/") / "results").glob("linux-py*.json"), key=lambda p: p.stat().st_mtime
-    )
-    if not found:
-        raise StepError(f"no results file in {root / INSIDE.lstrip('/') / 'results'}")
-    target = ROOT / "results" / found[-1].name
-    shutil.copy2(found[-1], target)
-    return f"{target.relative_to(ROOT)}"
 
 
 def _inside(root: Path, command: list[str], capture: bool = True, accept=(0,)) -> subprocess.CompletedProcess:

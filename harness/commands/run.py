@@ -29,6 +29,7 @@ def add_parser(subparsers) -> None:
     arguments.add_jobs(parser)
     arguments.add_timeout(parser, None, "per run")
     arguments.add_idle(parser)
+    arguments.add_chroot(parser)
     parser.add_argument(
         "--results", type=Path, help="results file (default: results/<os>-py<X.Y>-torch<V>.json)"
     )
@@ -49,14 +50,14 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
     variants = list(VARIANTS) if args.variant == "both" else [args.variant]
     cases = select(discover(args.cases_dir), args.cases)
-    env = environment.describe()
+    chosen, env = arguments.launched(args)
     results_path = args.results or environment.default_results_path(results.RESULTS_DIR, env)
     if not args.no_record and results_path.exists():
         try:
             results.load(results_path)  # refuse a damaged or newer file before spending minutes
         except results.OlderSchemaError as exc:
             console.print(f"[yellow]note:[/] {escape(str(exc))}; this run's results will replace it")
-    jobs = scheduler.plan(cases, variants, list(args.profiles), **arguments.overrides(args)) * args.repeat
+    jobs = scheduler.plan(cases, variants, chosen, **arguments.overrides(args)) * args.repeat
     recorded = {environment.default_results_path(results.RESULTS_DIR, env), results_path}
     jobs = scheduler.longest_first(jobs, results.recorded_durations(*sorted(recorded)))
     console.print(
@@ -64,7 +65,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         f"{len(args.profiles)} profiles) on {args.jobs} parallel jobs; "
         f"Python {env['python']}, torch {env['torch']}"
     )
-    outcome_table.print_platform_notes(console, list(args.profiles))
+    outcome_table.print_platform_notes(console, chosen)
     earlier = _observed_in_this_pass(console, jobs, args)
     to_run = [job for job in jobs if _key(job) not in earlier]
     width = max(len(case.name) for case in cases)
@@ -89,10 +90,10 @@ def _key(job) -> tuple[str, str, str]:
 def _observed_in_this_pass(console: Console, jobs: list, args: argparse.Namespace) -> dict:
     """The runs of `jobs` that a process of this verification pass (`nox -s tests` before
     `reproduce` in one `nox` call) observed already, with the same settings: taken, not run again.
-    None with --timeout, --idle or --repeat, which ask for runs of their own."""
+    None with --timeout, --idle, --repeat or --chroot, which ask for runs of their own."""
     from ..scheduler import matrix_pass
 
-    if arguments.overrides(args) or args.repeat > 1:
+    if arguments.overrides(args) or args.repeat > 1 or args.chroot is not None:
         return {}
     matrix = matrix_pass.read(matrix_pass.pass_folder())
     if matrix is None:

@@ -176,4 +176,6 @@ def test_the_committed_chroot_results_are_native_runs_of_every_case(name, python
     }
     assert {r.profile for r in recorded.results} == {profile}
     assert all(not r.emulation for r in recorded.results)
+    assert all(r.how.launcher == "chroot" and r.native for r in recorded.results), "launched in its root"
+    assert {r.how.python for r in recorded.results} == {recorded.environment["python"]}
     assert all(r.matched for r in recorded.results if r.outcome != "skipped")

@@ -5,7 +5,9 @@ As CPython's `multiprocessing` has one `Popen` interface and a family behind it 
 interface (base.py) and one implementation per way of running:
 
 - `native` (native.py): this machine's own interpreter, the one running the harness;
-- `wine` (wine.py): the official Windows CPython and torch's Windows wheels, under Wine.
+- `wine` (wine.py): the official Windows CPython and torch's Windows wheels, under Wine;
+- `chroot` (chroot.py): another Linux interpreter, Debian's in a root that `observe-chroot` made,
+  chosen on the command line (`run --chroot ROOT`) instead of the profile's own way.
 
 A launcher says whether it can run here and what a case's needs lack there, starts one run
 (`Launched`: its processes, their stacks, its end) and says how a run was made (`How`, recorded
@@ -15,18 +17,19 @@ with every result). Nothing outside this package asks which launcher it is.
 from __future__ import annotations
 
 import platform
+from pathlib import Path
 
-from . import native, wine
-from .base import BOOT_DIR, NATIVE, WINE, How, Launched, Launcher
+from . import chroot, native, wine
+from .base import BOOT_DIR, CHROOT, NATIVE, WINE, How, Launched, Launcher
 
-__all__ = ["BOOT_DIR", "NATIVE", "WINE", "How", "Launched", "Launcher", "caps", "choose", "every"]
+__all__ = ["BOOT_DIR", "CHROOT", "NATIVE", "WINE", "How", "Launched", "Launcher", "caps", "choose", "every"]
 
 
 def choose(way: str, system: str, here: str | None = None) -> Launcher:
     """The launcher of a profile whose runs go `way` ("native", or "wine": the Windows binaries
     off Windows) for a platform `system`, on this machine (or on a machine of system `here`)."""
     if way == WINE and (here or platform.system().lower()) != system:
-        return wine.WineLauncher()
+        return wine.WineLauncher(system)
     return native.NativeLauncher()
 
 
@@ -38,3 +41,8 @@ def caps() -> dict[str, int]:
 def every() -> list[Launcher]:
     """One of each launcher: what the judge scrubs names every way's paths."""
     return [native.NativeLauncher(), wine.WineLauncher()]
+
+
+def in_chroot(root: Path) -> Launcher:
+    """The launcher of the interpreter in the root that `observe-chroot` made at `root`."""
+    return chroot.ChrootLauncher(root)

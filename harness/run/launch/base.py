@@ -10,11 +10,14 @@ from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from ... import environment
 from ..settings import RunSettings
 
 BOOT_DIR = Path(__file__).resolve().parents[2] / "boot"  # put first on every run's PYTHONPATH
 NATIVE = "native"
 WINE = "wine"
+CHROOT = "chroot"
+SAME_SYSTEM = frozenset({NATIVE, CHROOT})  # launchers whose runs are this system's own
 
 
 @dataclass(frozen=True)
@@ -40,9 +43,12 @@ class How:
 
     @property
     def kind(self) -> str:
-        """ "emulated" where the profile was imitated, else the launcher's name: what the site says
-        about a column ("observed on Linux", "Windows binaries under Wine", "emulated on Linux")."""
-        return How.EMULATED if self.emulated else self.launcher
+        """ "emulated" where the profile was imitated; "native" where this system's own interpreter
+        ran it as it is (here, or in a chroot); else the launcher of another system's binaries
+        ("wine"): what the site says about a column."""
+        if self.emulated:
+            return How.EMULATED
+        return How.NATIVE if self.launcher in SAME_SYSTEM else self.launcher
 
 
 class Launched(ABC):
@@ -113,8 +119,21 @@ class Launcher(ABC):
         """A run to start, in `workdir` (its own folder)."""
 
     def describe(self) -> str:
-        """What runs this way run, in words, where that is not this machine's interpreter; ""."""
+        """What another system's binaries run this way are, in words (under Wine); "" for this
+        system's own interpreters."""
         return ""
+
+    def system(self) -> str:
+        """The system its runs see: platform.system().lower() of the interpreter it runs."""
+        return platform.system().lower()
+
+    def python_version(self) -> tuple[int, ...]:
+        """The Python version of the interpreter it runs."""
+        return tuple(int(part) for part in self.interpreter()[1].split(".")[:3] if part.isdigit())
+
+    def environment(self) -> dict:
+        """What a result depends on (OS, Python, packages), as the interpreter it runs has it."""
+        return environment.describe()
 
     def how(self, emulated: bool) -> How:
         interpreter, python = self.interpreter()

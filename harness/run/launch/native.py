@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import importlib.util
 import os
 import subprocess
 import sys
@@ -18,27 +17,43 @@ from .base import NATIVE, Launched, Launcher, this_interpreter
 CLEANUP_GRACE_S = 5.0
 LEFTOVER_GRACE_S = 2.0  # how long other processes (resource tracker, forkserver) may take to go
 
-_CUDA_PROBE = "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)"
-_DISTRIBUTED_PROBE = "import sys, torch.distributed as d; sys.exit(0 if d.is_available() else 1)"
-
-
-@functools.cache
-def _probe(code: str) -> bool:
-    # In a child process: importing torch here would cost seconds and CUDA state in the harness.
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120).returncode == 0
-
-
-_CHECKS = {
-    "cuda": (lambda: _probe(_CUDA_PROBE), "no usable CUDA GPU (torch.cuda.is_available() is False)"),
+# What each need of a case asks of an interpreter (code that sets `ok`), and why its runs are
+# skipped without it.
+NEEDS = {
+    "cuda": (
+        "import torch; ok = torch.cuda.is_available()",
+        "no usable CUDA GPU (torch.cuda.is_available() is False)",
+    ),
     "opencv": (
-        lambda: importlib.util.find_spec("cv2") is not None,
+        "import importlib.util; ok = importlib.util.find_spec('cv2') is not None",
         "OpenCV is not installed (no module cv2)",
     ),
     "distributed": (
-        lambda: _probe(_DISTRIBUTED_PROBE),
+        "import torch.distributed as d; ok = d.is_available()",
         "torch.distributed is not available in this torch build",
     ),
 }
+# Run by an interpreter after environment.py's source: its environment and the needs it meets, as JSON.
+CHECK_CODE = f"""
+import json
+NEEDS = {NEEDS!r}
+def _met(code):
+    scope = {{}}
+    try:
+        exec(code, scope)
+    except Exception:
+        return False
+    return bool(scope.get("ok"))
+met = {{n: "" if _met(c) else why for n, (c, why) in NEEDS.items()}}
+print(json.dumps({{"environment": describe(), "needs": met}}))
+"""
+
+
+@functools.cache
+def _met(need: str) -> bool:
+    # In a child process: importing torch here would cost seconds and CUDA state in the harness.
+    code = f"import sys\n{NEEDS[need][0]}\nsys.exit(0 if ok else 1)"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120).returncode == 0
 
 
 class NativeLauncher(Launcher):
@@ -49,7 +64,7 @@ class NativeLauncher(Launcher):
         return ""
 
     def missing(self, needs: tuple[str, ...]) -> str:
-        return "; ".join(reason for check, reason in (_CHECKS[need] for need in needs) if not check())
+        return "; ".join(NEEDS[need][1] for need in needs if not _met(need))
 
     def interpreter(self) -> tuple[str, str]:
         return this_interpreter()

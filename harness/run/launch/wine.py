@@ -38,6 +38,13 @@ AT_ONCE = 2
 class WineLauncher(Launcher):
     name = WINE
     at_once = AT_ONCE
+
+    def __init__(self, system: str = "") -> None:
+        self._system = system  # the system whose binaries it runs (a profile's)
+
+    def system(self) -> str:
+        return self._system or super().system()
+
     stack_trigger = "file"  # no SIGUSR1 for a Windows process: the trigger file asks
 
     def unavailable(self) -> str:
