@@ -5,9 +5,11 @@ machine's paths scrubbed from what is recorded, and the RunResult built from the
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import sys
 import sysconfig
+from dataclasses import dataclass
 
 from .cases import CASES_DIR, Case
 from .measurements import startup_figures, startup_wait
@@ -26,41 +28,55 @@ SHARED_FIELDS = frozenset(f.name for f in dataclasses.fields(RunResult)) & froze
 )
 
 
-def _path_aliases() -> list[tuple[str, str]]:
-    """Machine-specific path prefixes and the neutral names recorded instead, longest first."""
-    aliases = {
-        sysconfig.get_path("purelib"): "<site-packages>",
-        sysconfig.get_path("stdlib"): "<stdlib>",
-        str(CASES_DIR.parent): "<project>",
-    }
-    for launcher in launch.every():  # the same, as each way of running names them
-        aliases.update(launcher.path_aliases(CASES_DIR.parent))
-    return sorted(aliases.items(), key=lambda item: -len(item[0]))
+@dataclass(frozen=True)
+class Paths:
+    """Where Python and installed packages live, as the runs name them (`libraries`: a frame there
+    is not the script's), and the machine-specific prefixes recorded under neutral names."""
+
+    aliases: tuple[tuple[str, str], ...]  # (prefix, "<stdlib>"…), longest first
+    libraries: tuple[str, ...]
+
+    @classmethod
+    def of(cls, launchers: list[launch.Launcher]) -> Paths:
+        """This interpreter's paths and those of each launcher's runs."""
+        aliases = {
+            sysconfig.get_path("purelib"): "<site-packages>",
+            sysconfig.get_path("stdlib"): "<stdlib>",
+            str(CASES_DIR.parent): "<project>",
+        }
+        libraries = {sysconfig.get_path(n) for n in ("stdlib", "platstdlib", "purelib", "platlib")}
+        libraries |= {sys.prefix, str(launch.BOOT_DIR)}
+        for launcher in launchers:  # the same, as each way of running names them
+            aliases.update(launcher.path_aliases(CASES_DIR.parent))
+            libraries |= launcher.library_paths()
+        ordered = tuple(sorted(aliases.items(), key=lambda item: -len(item[0])))
+        return cls(ordered, tuple(sorted(libraries)))
+
+    def is_library(self, path: str) -> bool:
+        """Whether a frame's file belongs to Python or an installed package rather than the script."""
+        return path.startswith("<") or path.startswith(self.libraries)
+
+    def scrub(self, text: str) -> str:
+        """The text with the install paths replaced, so results compare across machines."""
+        for prefix, alias in self.aliases:
+            text = text.replace(prefix, alias)
+        return text
+
+    def tail(self, output: str) -> str:
+        lines = output.splitlines()[-OUTPUT_TAIL_LINES:]
+        return self.scrub("\n".join(lines)[-OUTPUT_TAIL_CHARS:])
 
 
-PATH_ALIASES = _path_aliases()
-LIBRARY_PATHS = tuple(
-    {sysconfig.get_path(name) for name in ("stdlib", "platstdlib", "purelib", "platlib")}
-    | {sys.prefix, str(launch.BOOT_DIR)}
-    | {path for launcher in launch.every() for path in launcher.library_paths()}
-)
+HERE = Paths.of(launch.every())  # this machine's interpreter, and Windows' under Wine
 
 
-def is_library(path: str) -> bool:
-    """Whether a frame's file belongs to Python or an installed package rather than the script."""
-    return path.startswith("<") or path.startswith(LIBRARY_PATHS)
+@functools.cache
+def paths_for(launcher: launch.Launcher | None) -> Paths:
+    """The paths that the runs of `launcher` name (another interpreter's: a chroot's) besides HERE's."""
+    return HERE if launcher is None else Paths.of([*launch.every(), launcher])
 
 
-def scrub(text: str) -> str:
-    """The text with this machine's install paths replaced, so results compare across machines."""
-    for prefix, alias in PATH_ALIASES:
-        text = text.replace(prefix, alias)
-    return text
-
-
-def tail(output: str) -> str:
-    lines = output.splitlines()[-OUTPUT_TAIL_LINES:]
-    return scrub("\n".join(lines)[-OUTPUT_TAIL_CHARS:])
+is_library, scrub, tail = HERE.is_library, HERE.scrub, HERE.tail
 
 
 def classify(
@@ -116,28 +132,35 @@ def hang_signature(
     return "hang: " + "; ".join(f"{len(pids)} process(es) in {where}" for where, pids in ranked)
 
 
-def result(observed: Observation, base: dict, judging: Case | None = None) -> RunResult:
+def result(
+    observed: Observation, base: dict, judging: Case | None = None, launcher: launch.Launcher | None = None
+) -> RunResult:
     """The RunResult of a finished run: `base` (its labels, profile, emulation), its outcome and
-    signature, and every fact it shares with the Observation, copied by name and scrubbed of this
-    machine's paths (a new probe field needs no edit here)."""
+    signature, and every fact it shares with the Observation, copied by name and scrubbed of the
+    machine's paths (`launcher`: the run's, whose interpreter's paths count too; a new probe field
+    needs no edit here)."""
+    paths = paths_for(launcher)
     if observed.boot_failure:
         return RunResult(
-            **base, outcome=Outcome.ERROR, reason=observed.boot_failure, output_tail=tail(observed.output)
+            **base,
+            outcome=Outcome.ERROR,
+            reason=observed.boot_failure,
+            output_tail=paths.tail(observed.output),
         )
-    outcome, signature = judge(observed, judging)
-    facts = {name: _scrubbed(getattr(observed, name)) for name in SHARED_FIELDS}
+    outcome, signature = judge(observed, judging, paths)
+    facts = {name: _scrubbed(getattr(observed, name), paths.scrub) for name in SHARED_FIELDS}
     return RunResult(
         **base,
         **facts,
         outcome=outcome,
-        signature=scrub(signature),
+        signature=paths.scrub(signature),
         signal=observed.signal,
-        output_tail=tail(observed.output),
+        output_tail=paths.tail(observed.output),
     )
 
 
-def _scrubbed(value):
-    """Strings, and the strings in lists and dicts of strings, with this machine's paths replaced."""
+def _scrubbed(value, scrub):
+    """Strings, and the strings in lists and dicts of strings, with the machine's paths replaced."""
     if isinstance(value, str):
         return scrub(value)
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
@@ -147,7 +170,7 @@ def _scrubbed(value):
     return value
 
 
-def judge(observed: Observation, judging: Case | None) -> tuple[Outcome, str]:
+def judge(observed: Observation, judging: Case | None, paths: Paths = HERE) -> tuple[Outcome, str]:
     """(outcome, signature) of a finished run: why the harness stopped it, else how it ended."""
     stop = observed.stop
     if stop in (Stop.PROCESSES, Stop.OUTPUT):
@@ -156,9 +179,10 @@ def judge(observed: Observation, judging: Case | None) -> tuple[Outcome, str]:
         return Outcome.LEAK, observed.stop_note
     if stop is Stop.BATCHES:
         return Outcome.OK, f"stopped by the harness after {observed.stopped_after_batches} batches"
-    outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, is_library)
+    library = paths.is_library
+    outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, library)
     if outcome is Outcome.HANG:
-        signature = hang_signature(observed.stacks, observed.native_stacks, is_library, observed.root_pid)
+        signature = hang_signature(observed.stacks, observed.native_stacks, library, observed.root_pid)
         if stop in (Stop.STALL, Stop.IDLE):
             signature = f"{signature}; {observed.stop_note}"
     if outcome is Outcome.OK and judging is not None and judging.leak_threshold_mb is not None:

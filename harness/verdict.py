@@ -74,7 +74,7 @@ def _judged(
         observed = runner.run_script(script, profile, settings)
     except Exception as exc:  # the harness failed, not the script: say so, keep the suite going
         return RunResult(**base, outcome=Outcome.ERROR, reason=f"{type(exc).__name__}: {exc}")
-    return judge.result(observed, base, judging)
+    return judge.result(observed, base, judging, profile.launcher)
 
 
 def compared(result: RunResult, **expectation) -> RunResult:

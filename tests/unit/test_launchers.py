@@ -21,7 +21,12 @@ class Interpreter(ChrootLauncher):
         self.version = version
 
     def _described(self) -> dict:
-        return {"environment": {"python": self.version, "os": "linux"}, "needs": {"opencv": ""}}
+        paths = {"stdlib": "/usr/lib/python3.14", "purelib": "/opt/dlp-venv/lib/python3.14/site-packages"}
+        return {
+            "environment": {"python": self.version, "os": "linux"},
+            "needs": {"opencv": ""},
+            "paths": paths,
+        }
 
 
 def test_a_profile_chooses_its_launcher_once_by_its_way_and_this_system():
@@ -73,3 +78,22 @@ def test_a_chroots_needs_are_what_its_interpreter_found():
     assert "could not ask /opt/dlp-venv/bin/python in /roots/chroot-sid whether it has cuda" in (
         Interpreter("3.14.10").missing(("cuda",))
     )
+
+
+def test_a_chroot_interpreters_library_is_a_library_and_is_scrubbed():
+    """Case 17 under Debian's 3.14: the AssertionError is raised in its multiprocessing, a crash,
+    not the script's own `wrong`; its paths are recorded under neutral names."""
+    from harness import judge
+    from harness.outcomes import Outcome
+
+    process = "/usr/lib/python3.14/multiprocessing/process.py"
+    output = (
+        "Traceback (most recent call last):\n"
+        f'  File "{process}", line 118, in start\n'
+        "    assert not _current_process._config.get('daemon'), \\\n"
+        "AssertionError: daemonic processes are not allowed to have children\n"
+    )
+    paths = judge.paths_for(Interpreter("3.14.10"))
+    assert judge.classify(output, 1, False, paths.is_library)[0] is Outcome.CRASH
+    assert judge.classify(output, 1, False, judge.is_library)[0] is Outcome.WRONG, "the test can tell"
+    assert paths.scrub(process) == "<stdlib>/multiprocessing/process.py"

@@ -61,6 +61,14 @@ class ChrootLauncher(Launcher):
     def new_run(self, workdir: Path) -> Launched:
         return ChrootRun(self, workdir)
 
+    def path_aliases(self, project: Path) -> dict[str, str]:
+        found = self._described().get("paths", {})
+        named = {"purelib": "<site-packages>", "stdlib": "<stdlib>"}
+        return {found[key]: alias for key, alias in named.items() if found.get(key)}
+
+    def library_paths(self) -> set[str]:
+        return {path for path in self._described().get("paths", {}).values() if path}
+
     def entered(self, command: list[str], bound: list[Path], cwd: Path | None = None) -> list[str]:
         """`command` (its first word a path in the root) run in the root, in `cwd` (chroot itself
         goes to /), with `bound` folders seen there at their own paths."""

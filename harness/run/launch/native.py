@@ -33,7 +33,8 @@ NEEDS = {
         "torch.distributed is not available in this torch build",
     ),
 }
-# Run by an interpreter after environment.py's source: its environment and the needs it meets, as JSON.
+# Run by an interpreter after environment.py's source: its environment, the needs it meets and where
+# its libraries live, as JSON.
 CHECK_CODE = f"""
 import json
 NEEDS = {NEEDS!r}
@@ -45,7 +46,10 @@ def _met(code):
         return False
     return bool(scope.get("ok"))
 met = {{n: "" if _met(c) else why for n, (c, why) in NEEDS.items()}}
-print(json.dumps({{"environment": describe(), "needs": met}}))
+import sys, sysconfig
+paths = {{n: sysconfig.get_path(n) for n in ("stdlib", "platstdlib", "purelib", "platlib")}}
+paths["prefix"] = sys.prefix
+print(json.dumps({{"environment": describe(), "needs": met, "paths": paths}}))
 """
 
 
