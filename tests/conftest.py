@@ -172,10 +172,13 @@ def needs_wine() -> None:
 
 
 def harness(*args: str, timeout: float = 300, **options) -> subprocess.CompletedProcess:
-    """`python -m harness ARGS` from the repository root (or `cwd`), its output captured as text."""
+    """`python -m harness ARGS` from the repository root, its output captured as text; from another
+    `cwd` (a user's project) `python -m dataloader_pitfalls ARGS`, the name the tool is installed
+    under (the test environment installs it), as a user runs it there."""
     options.setdefault("cwd", ROOT)
+    module = "harness" if Path(options["cwd"]).resolve() == ROOT else "dataloader_pitfalls"
     return subprocess.run(
-        [sys.executable, "-m", "harness", *args],
+        [sys.executable, "-m", module, *args],
         capture_output=True,
         text=True,
         timeout=timeout,

@@ -22,8 +22,13 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 
 from torch.utils.data import DataLoader
+
+if not __package__:  # run as a script, as a training script is: its package found by its path (PEP 366)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    __package__ = f"{Path(__file__).resolve().parents[1].name}.bench"
 
 try:  # installed: the recipes travel as dataloader_pitfalls.fixes
     from ..fixes.autotune import recommend_num_workers

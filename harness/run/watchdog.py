@@ -56,7 +56,7 @@ class Lifeline:
         package_parent = str(Path(__file__).resolve().parents[2])
         python_path = os.pathsep.join([package_parent, *filter(None, [os.environ.get("PYTHONPATH")])])
         self.watchdog = subprocess.Popen(
-            [sys.executable, "-c", "from harness.run.watchdog import main; main()"],
+            [sys.executable, "-c", f"from {__package__}.watchdog import main; main()"],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,

@@ -134,7 +134,7 @@ def test_a_test_run_killed_by_a_timeout_leaves_nothing(tmp_path, signal_name):
     test_file.write_text(KILLED_PYTEST.format(script=str(FAULTS / "ignores_sigterm.py")))
     pytest_run = subprocess.Popen(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(test_file)],
-        cwd=tmp_path,
+        cwd=ROOT,  # where `harness` is importable, as in a checkout
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -35,8 +35,13 @@ def installed(tmp_path_factory) -> dict:
     # Built from a copy of the checkout, as from a fresh clone: setuptools' build/ of an earlier
     # layout in the checkout would travel into the wheel.
     source = where / "source"
-    skipped = (".git", ".nox", "build", "site", "*.egg-info", "__pycache__", "results")
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*skipped))
+    top = {".git", ".nox", "build", "site", "results"}  # the checkout's own, not its packages' folders
+
+    def skipped(folder: str, names: list[str]) -> list[str]:
+        at_top = Path(folder) == ROOT
+        return [n for n in names if (at_top and n in top) or n == "__pycache__" or n.endswith(".egg-info")]
+
+    shutil.copytree(ROOT, source, ignore=skipped)
     built = run(
         sys.executable,
         "-m",
