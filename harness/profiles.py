@@ -259,8 +259,8 @@ def resolve(profile: Profile | str) -> Profile:
 def unavailable(profile: Profile) -> str:
     """Why `profile` cannot run on this machine; "" when it can (natively, emulated or under Wine)."""
     system = platform.system().lower()
-    if profile.launcher.unavailable():
-        return profile.launcher.unavailable()
+    if refused := profile.launcher.unavailable():  # asked once: under Wine it reads the environment
+        return refused
     if profile.start_method not in multiprocessing.get_all_start_methods():
         return f"the {profile.start_method} start method is not available here (the {profile.name} profile)"
     here = SYSTEM_NAMES.get(system, system)
