@@ -25,14 +25,14 @@ def results_fixture(folder: Path) -> list:
     from harness.results import ResultsFile, RunResult
     from harness.site import results_data
 
-    def run(case, profile, outcome, emulation="", matched=True):
+    def run(case, profile, outcome, emulation="", matched=True, python="3.11.7"):
         return RunResult(
             case=case,
             variant="broken",
             profile=profile,
             outcome=outcome,
             emulation=emulation,
-            how=how(emulation),
+            how=how(emulation, python),
             matched=matched,
         )
 
@@ -43,7 +43,7 @@ def results_fixture(folder: Path) -> list:
         run("12_too_many_open_files", "windows-emulated", "ok", emulated),
         run("01_missing_main_guard", "windows-emulated", "crash", emulated),
     ]
-    windows = [run("01_missing_main_guard", "windows", "crash")]
+    windows = [run("01_missing_main_guard", "windows", "crash", python="3.12.7")]
     linux_env = {"os": "linux", "python": "3.11.7", "torch": "2.13.0", "recorded_at": "2026-11-30"}
     windows_env = {"os": "windows", "os_release": "11", "python": "3.12.7", "torch": "2.13.0"}
     results.save(folder / "linux-py3.11-torch2.13.0.json", ResultsFile(linux_env, linux))

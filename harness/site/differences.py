@@ -10,7 +10,8 @@ from ..cases import VARIANTS, Case
 from ..outcomes import Outcome
 from ..profiles import PROFILES
 from ..results import RunResult
-from .pages import case_page_path, literal, short
+from .badges import literal, short
+from .pages import case_page_path
 from .results_data import Recorded
 from .wording import t
 

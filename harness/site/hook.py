@@ -28,6 +28,8 @@ from ..cases import CASES_DIR, CaseError, discover
 from ..results import RESULTS_DIR, ResultsError
 from . import (
     bench_page,
+    columns,
+    comparison,
     differences,
     figures,
     navigation,
@@ -65,6 +67,7 @@ def on_config(config):
     ) as exc:
         raise PluginError(str(exc)) from None
     _state["reference"] = results_data.reference(_state["recorded"])
+    _state["columns"] = columns.columns(_state["reference"], _state["recorded"])
     _state["results_dir"] = results_dir
     _state["source_docs"] = config.docs_dir
     _stage(config)
@@ -185,8 +188,10 @@ def _plot(name: str, what: str, session: str = "reproduce"):
 
 _RENDERERS = {
     "diff": lambda page: pages.diff(_case_of(page)),
-    "observed": lambda page: pages.observed(_case_of(page), _state["recorded"], confirmed=_confirmed),
-    "predict-answer": lambda page: pages.predict_answer(_case_of(page), _state["reference"]),
+    "observed": lambda page: pages.observed(_case_of(page), _state["columns"], confirmed=_confirmed),
+    "predict-answer": lambda page: pages.predict_answer(
+        _case_of(page), _state["columns"], confirmed=_confirmed
+    ),
     "on-windows": lambda page: windows_seen.block(_case_of(page), _state["reference"]),
     "emulation-differences": lambda page: differences.listed(
         _state["cases"],
@@ -195,11 +200,8 @@ _RENDERERS = {
         ),
     ),
     "learning-path": lambda page: navigation.learning_path(_state["cases"]),
-    "comparison-table": lambda page: pages.comparison_table(
-        _state["cases"],
-        _state["reference"],
-        results_data.observed_columns(_state["recorded"], _state["reference"]),
-        confirmed=_confirmed,
+    "comparison-table": lambda page: comparison.table(
+        _state["cases"], _state["columns"], "../" * (page.file.src_uri.count("/") + 1), confirmed=_confirmed
     ),
     "profiles": lambda page: pages.profiles_list(_state["reference"]),
     "cause-table": lambda page: pages.cause_table(_state["cases"], _state["reference"]),

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import html
 import re
 from pathlib import Path
 
@@ -11,9 +10,10 @@ from .. import profiles
 from ..cases import VARIANTS, Case
 from ..outcome_table import SIGNATURE_WIDTH
 from ..outcomes import Outcome
-from ..profiles import PROFILE_NAMES, PROFILES, SYSTEM_NAMES
+from ..profiles import PROFILES
 from ..results import RunResult
-from . import windows_seen, wording
+from . import badges, windows_seen, wording
+from .columns import Column
 from .results_data import Recorded
 from .wording import t
 
@@ -88,26 +88,17 @@ def predict_block(case: Case) -> str:
 START_METHODS_SHOWN = ("fork", "forkserver", "spawn")
 
 
-def _how(how_ran: str) -> str:
-    """ "(observed)" for a profile that ran on its own system, "(Windows binaries under Wine)" and
-    "(emulated)" for one imitated here (Recorded.how_ran)."""
-    return t(f"observed.{how_ran}")
-
-
-def predict_answer(case: Case, reference: Recorded | None) -> str:
-    """The observed outcomes of both scripts under each profile of the reference results file,
-    indented to sit inside the collapsed block."""
-    if reference is None:
+def predict_answer(case: Case, found: list[Column], confirmed=lambda *key: False) -> str:
+    """The observed outcomes of both scripts in every column (the real interpreters beside the
+    emulations), indented to sit inside the collapsed block."""
+    if not found:
         return t("predict.no-results")
-    rows = [t("predict.answer-head"), "| --- | --- | --- | --- |"]
-    for profile in reference.profiles_run():
-        how = _how(reference.how_ran(profile))
-        cells = [cell(reference.get(case.name, v, profile)) for v in VARIANTS]
-        method = PROFILES[profile].start_method
-        rows.append(
-            f"| {method} | {PROFILES[profile].title} <small>{how}</small> | {cells[0]} | {cells[1]} |"
-        )
-    text = t("predict.answer-intro", file=reference.path.name) + "\n\n" + "\n".join(rows)
+    files = ", ".join(sorted({f"`{c.source.path.name}`" for c in found}))
+    text = (
+        t("predict.answer-intro", files=files)
+        + "\n\n"
+        + observed_table(case, found, confirmed, limit=SIGNATURE_WIDTH)
+    )
     return text.replace("\n", "\n    ")
 
 
@@ -142,57 +133,38 @@ def diff(case: Case) -> str:
     return "\n".join(["```diff", *lines, "```"])
 
 
-def outcome_badge(result: RunResult | None) -> str:
-    if result is None:
-        return f'<span class="dlp-outcome dlp-none">{t("cell.none")}</span>'
-    return f'<span class="dlp-outcome dlp-{result.outcome.value}">{result.outcome.value}</span>'
+def observed_table(case: Case, found: list[Column], confirmed, limit: int = OBSERVED_WIDTH) -> str:
+    """One row per column (grouped by system, as on the comparison page), broken and fixed side by
+    side, each with its signature in full."""
+    rows = [t("observed.head"), "| --- | --- | --- |"]
+    for column in found:
+        cells = [
+            badges.full(r, badges.notes(case, v, column, r, confirmed), limit)
+            for v, r in ((v, column.get(case.name, v)) for v in VARIANTS)
+        ]
+        name = f"{column.system_name()} · {column.heading()}<br><small>{column.produced_by()}</small>"
+        rows.append(f"| {name} | {cells[0]} | {cells[1]} |")
+    return "\n".join(rows) + "\n"
 
 
-def literal(text: str) -> str:
-    """Text shown as it is inside a Markdown table cell: HTML-escaped, and no `__x__` emphasis."""
-    return html.escape(text).replace("_", "&#95;").replace("*", "&#42;")
-
-
-def short(text: str, limit: int = SIGNATURE_WIDTH) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def cell(result: RunResult | None, limit: int = SIGNATURE_WIDTH) -> str:
-    """An outcome badge with its short signature (or skip reason), and any mismatch, as HTML."""
-    parts = [outcome_badge(result)]
-    if result is not None:
-        detail = result.signature or (result.reason if result.outcome is Outcome.SKIPPED else "")
-        if detail:
-            parts.append(f"<br><small>{literal(short(detail, limit))}</small>")
-        if result.expected_unverified:
-            parts.append(f"<br><small><em>{t('cell.unverified', outcome=result.expected)}</em></small>")
-        if result.matched is False:
-            mismatch = t("cell.mismatch", outcome=result.expected)
-            parts.append(f'<br><strong class="dlp-mismatch">{mismatch}</strong>')
-    return "".join(parts)
-
-
-def observed(case: Case, recorded: list[Recorded], confirmed=lambda *key: False) -> str:
-    """Per results file: profile × variant, with stacks for hangs."""
-    if not recorded:
+def observed(case: Case, found: list[Column], confirmed=lambda *key: False) -> str:
+    """Every column's runs of the case in one table, the stacks of its hangs, and the files they
+    come from."""
+    if not found:
         return t("observed.none")
-    blocks = []
-    for source in recorded:
-        rows = [t("observed.head"), "| --- | --- | --- |"]
-        for profile in source.profiles_run():
-            native = source.native(profile)
-            cells = [
-                cell(source.get(case.name, v, profile), OBSERVED_WIDTH)
-                + ("" if native else _unconfirmed(case, v, profile, confirmed))
-                for v in VARIANTS
-            ]
-            rows.append(
-                f"| {profile} <small>{_how(source.how_ran(profile))}</small> | {cells[0]} | {cells[1]} |"
-            )
-        blocks.append(t("observed.from", source=source.describe()) + "\n\n" + "\n".join(rows) + "\n")
-        blocks.extend(_stacks(source.get(case.name, v, p)) for v in VARIANTS for p in source.profiles_run())
-    return "\n".join(block for block in blocks if block)
+    stacks = [_stacks(c.get(case.name, v)) for c in found for v in VARIANTS]
+    described = dict.fromkeys(c.source.describe() for c in found)  # each file once, in column order
+    files = "\n".join(f"- {text}" for text in described)
+    return "\n".join(
+        [
+            observed_table(case, found, confirmed),
+            *(s for s in stacks if s),
+            t("observed.from-files"),
+            "",
+            files,
+            "",
+        ]
+    )
 
 
 def _stacks(result: RunResult | None) -> str:
@@ -222,57 +194,6 @@ def _code(text: str, language: str) -> str:
     return f"```{language}\n" + "\n".join(lines) + "\n```"
 
 
-def column_head(source: Recorded, profile: str) -> str:
-    """A column's heading: what it stands for, and whether it was observed there or emulated."""
-    title = PROFILES[profile].title
-    python = source.environment.get("python", "?")
-    system = SYSTEM_NAMES.get(source.system, source.system)
-    kind = "native" if source.native(profile) else source.how_ran(profile)
-    said = t(
-        f"column.{kind}", label=source.label(), how=source.emulation(profile), system=system, python=python
-    )
-    return f"{title}<br><small>{said}</small>"
-
-
-def _unconfirmed(case: Case, variant: str, profile: str, confirmed) -> str:
-    """A note for an emulated cell whose expectation is the profile's own (case.toml overrides its
-    start method for it) and no results file from the real platform has confirmed."""
-    own = PROFILES[profile]
-    names = [
-        n for n in own.expectation_names if n != own.start_method
-    ]  # the profile's and whose it stands for
-    if not any((variant, n) in case.expect for n in names) or confirmed(
-        own.stands_for or profile, case.name, variant
-    ):
-        return ""
-    return f"<br><small><em>{t('cell.unconfirmed', system=own.platform)}</em></small>"
-
-
-def comparison_table(
-    cases: list[Case], reference: Recorded | None, observed_columns: list, confirmed=lambda *key: False
-) -> str:
-    """Rows: cases × variants. Columns: each profile from the reference results file (observed or
-    emulated, as its heading says), each followed by the columns of that profile that other results
-    files ran natively (the real Python 3.14 beside its emulation)."""
-    columns = []
-    for profile in reference.profiles_run() if reference else PROFILE_NAMES:
-        columns += [(reference, profile), *(c for c in observed_columns if c[1] == profile)]
-    columns += [c for c in observed_columns if c not in columns]
-    heads = [column_head(r, p) if r else PROFILES[p].title for r, p in columns]
-    rows = [t("comparison.head") + " | ".join(heads) + " |", "|---" * (2 + len(heads)) + "|"]
-    for case in cases:
-        link = f"[{case.name}]({case_page_path(case)})"
-        for variant in VARIANTS:
-            cells = []
-            for source, profile in columns:
-                text = cell(source.get(case.name, variant, profile) if source else None)
-                if source is reference and source and not source.native(profile):
-                    text += _unconfirmed(case, variant, profile, confirmed)
-                cells.append(text)
-            rows.append(f"| {link} | {variant} | " + " | ".join(cells) + " |")
-    return "\n".join(rows) + "\n"
-
-
 def profiles_list(reference: Recorded | None) -> str:
     """What each column imposes in every process, how this machine imitated it, what it cannot show."""
     items = []
@@ -280,7 +201,7 @@ def profiles_list(reference: Recorded | None) -> str:
     for profile in PROFILES.values():
         how = reference.emulation(profile.name) if reference else ""
         kind = reference.how_ran(profile.name) if reference and how else "native"
-        seen = t(f"profiles.{kind}", how=literal(how))
+        seen = t(f"profiles.{kind}", how=badges.literal(how))
         imposes, limits = (words.get(text, text) for text in (profile.imposes, profile.limits))
         items.append(
             t(
@@ -393,7 +314,10 @@ def cause_table(cases: list[Case], reference: Recorded | None) -> str:
         if case is None:
             raise KeyError(f"the cause table names case {name}, which does not exist")
         link = f"[{case.name}]({case_page_path(case)})"
-        seen = [cell(reference.get(name, "broken", p) if reference else None) for p in CAUSE_PROFILES]
+        seen = [
+            badges.full(reference.get(name, "broken", p) if reference else None, [], SIGNATURE_WIDTH)
+            for p in CAUSE_PROFILES
+        ]
         rows.append(f"| {aspect} | {fork} | {forkserver} | {spawn} | {link} | " + " | ".join(seen) + " |")
     return "\n".join(rows) + "\n"
 

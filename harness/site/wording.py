@@ -142,12 +142,8 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "harness 实际观察到的结果（选好了再展开）",
     },
     "predict.answer-intro": {
-        "en": "From the results file `{file}`, not typed in: `broken.py` and `fixed.py` under each profile.",
-        "zh": "以下来自结果文件 `{file}`，不是手写的：`broken.py` 和 `fixed.py` 在每个 profile 下的结果。",
-    },
-    "predict.answer-head": {
-        "en": "| start method | profile | broken.py | fixed.py |",
-        "zh": "| 启动方法 | profile | broken.py | fixed.py |",
+        "en": "From the results files ({files}), not typed in: `broken.py` and `fixed.py` in each column.",
+        "zh": "以下来自结果文件（{files}），不是手写的：`broken.py` 和 `fixed.py` 在每一列下的结果。",
     },
     "predict.no-results": {
         "en": "No results file is recorded yet: run `nox -s reproduce` and `nox -s verify`.",
@@ -193,10 +189,8 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "来自 `{folder}/`，直接从文件本身引入：",
     },
     "observed.heading": {"en": "Observed", "zh": "实测结果"},
-    "observed.head": {"en": "| profile | broken | fixed |", "zh": "| profile | broken | fixed |"},
-    "observed.from": {"en": "From {source}.", "zh": "来自 {source}。"},
-    "observed.native": {"en": "(observed)", "zh": "（实测）"},
-    "observed.emulated": {"en": "(emulated)", "zh": "（模拟）"},
+    "observed.head": {"en": "| column | broken.py | fixed.py |", "zh": "| 列 | broken.py | fixed.py |"},
+    "observed.from-files": {"en": "The results files they come from:", "zh": "这些结果来自以下结果文件："},
     "differences.observed": {"en": "`{profile}` observed ({label})", "zh": "`{profile}` 实测（{label}）"},
     "differences.emulated": {"en": "`{profile}` emulated here", "zh": "`{profile}` 在这里的模拟"},
     "differences.wine": {
@@ -233,7 +227,6 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "`{variant}.py`: not run under Wine: {reason}.",
         "zh": "`{variant}.py`：没有在 Wine 下运行：{reason}。",
     },
-    "observed.wine": {"en": "(Windows binaries under Wine)", "zh": "（Wine 下的 Windows 二进制文件）"},
     "observed.none": {
         "en": '!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n',
         "zh": '!!! warning "还没有记录结果"\n    请运行 `nox -s reproduce` 和 `nox -s verify`。\n',
@@ -254,7 +247,39 @@ TEXT: dict[str, dict[str, str]] = {
     "cell.mismatch": {"en": "MISMATCH: expected {outcome}", "zh": "不一致：预期为 {outcome}"},
     "cell.unconfirmed": {"en": "not yet observed on {system}", "zh": "尚未在 {system} 上实测"},
     # The comparison page.
-    "comparison.head": {"en": "| case | variant | ", "zh": "| 案例 | 版本 | "},
+    "comparison.case": {"en": "case", "zh": "案例"},
+    "comparison.fixed-ok": {"en": "fixed.py: ok, as expected", "zh": "fixed.py：ok，符合预期"},
+    "column.kind.native": {"en": "observed", "zh": "实测"},
+    "column.kind.emulated": {"en": "emulated on Linux", "zh": "在 Linux 上模拟"},
+    "column.kind.wine": {"en": "Windows binaries under Wine", "zh": "Wine 下的 Windows 二进制文件"},
+    "legend.title": {"en": "Legend", "zh": "图例"},
+    "legend.ok": {"en": "finishes, correct", "zh": "正常跑完，结果正确"},
+    "legend.crash": {"en": "an exception or a killed worker", "zh": "抛出异常，或 worker 被杀"},
+    "legend.hang": {"en": "stops making progress", "zh": "卡住，不再有进展"},
+    "legend.wrong": {"en": "finishes with a wrong result", "zh": "能跑完，但结果是错的"},
+    "legend.leak": {"en": "memory or files keep growing", "zh": "内存或文件句柄不断增长"},
+    "legend.slow": {"en": "correct, but far slower", "zh": "结果正确，但慢得多"},
+    "legend.skipped": {"en": "not run here (a need unmet)", "zh": "这里没有运行（缺少所需条件）"},
+    "legend.fixed": {
+        "en": "fixed.py: ok (its outcome is shown in full where it is not)",
+        "zh": "fixed.py：ok（不是 ok 时完整显示其结果）",
+    },
+    "legend.unconfirmed": {
+        "en": "a note inside: an expectation not yet observed on the real system",
+        "zh": "内有说明：某个预期尚未在真实系统上实测",
+    },
+    "legend.mismatch": {
+        "en": "observed differs from case.toml's expectation",
+        "zh": "实测结果与 case.toml 的预期不一致",
+    },
+    "legend.emulated": {
+        "en": "emulated column (hatched): imitated on Linux, not the system itself",
+        "zh": "模拟列（斜线底纹）：在 Linux 上模仿，并非该系统本身",
+    },
+    "legend.details": {
+        "en": "Tap or click a badge to read the run's signature: the error or the line that tells it.",
+        "zh": "点击徽标可查看这次运行的特征：错误信息或说明问题的那一行。",
+    },
     "column.native": {"en": "observed: {label}", "zh": "实测：{label}"},
     "column.wine": {"en": "{how}, on Linux", "zh": "{how}，运行在 Linux 上"},
     "column.emulated": {

@@ -28,12 +28,14 @@ from harness.cases import discover
 from harness.site import pages
 
 
-def _profiles_recorded() -> int:
-    """How many profiles the reference results file (the one the site's answers come from) ran."""
+def _columns_shown() -> int:
+    """How many columns the site shows: every profile of the reference results file, and each that
+    another file (a real interpreter's) observed."""
     from harness.results import RESULTS_DIR
-    from harness.site import results_data
+    from harness.site import columns, results_data
 
-    return len(results_data.reference(results_data.load_all(RESULTS_DIR)).profiles_run())
+    recorded = results_data.load_all(RESULTS_DIR)
+    return len(columns.columns(results_data.reference(recorded), recorded))
 
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,9 +100,7 @@ def test_every_case_page_has_its_predict_block_and_exercise(site, lang):
         predict, _, rest = page.partition('<details class="question">')
         assert rest, f"{case.name}: no collapsed answer"
         answer = rest.partition("</details>")[0]
-        assert answer.count("dlp-outcome") == 2 * _profiles_recorded(), (
-            f"{case.name}: the answer lacks outcomes"
-        )
+        assert answer.count("dlp-outcome") == 2 * _columns_shown(), f"{case.name}: the answer lacks outcomes"
         assert "broken.py" in predict.rsplit("<h2", 1)[-1] and "<ol>" in predict, f"{case.name}: no question"
         text = re.sub(r"<[^>]+>", "", rest)
         assert "nox -s check -- " in text and f"my_{case.number}.py" in text, f"{case.name}: no exercise"
@@ -268,16 +268,15 @@ def test_page_loads_without_console_errors_and_its_links_resolve(browser, served
 
 
 @pytest.mark.browser
-def test_comparison_table_has_a_row_per_case_and_variant(browser, served):
+def test_comparison_table_has_a_row_per_case(browser, served):
     browser.get(served + "comparison/")
-    table = browser.find_elements("css selector", "article table")[0]
+    table = browser.find_element("css selector", "article table.dlp-compat")
     rows = table.find_elements("css selector", "tbody tr")
     cases = discover()
-    assert len(rows) == 2 * len(cases)
-    first_cells = [row.find_elements("css selector", "td")[0].text for row in rows]
-    assert first_cells[::2] == [case.name for case in cases]
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    assert browser.save_screenshot(str(ARTIFACTS / "comparison.png"))
+    assert len(rows) == len(cases)
+    names = [row.find_element("css selector", "th a").get_attribute("href") for row in rows]
+    assert names == [f"{served}cases/{case.name}/" for case in cases]
+    assert len(rows[0].find_elements("css selector", "td")) == _columns_shown()
 
 
 def _switch_language(browser, lang: str) -> None:
@@ -307,14 +306,14 @@ def test_the_language_switch_goes_to_the_same_page_in_the_other_language(browser
         len(table.find_elements("css selector", ".dlp-outcome"))
         for table in article.find_elements("css selector", "table")
     ]
-    assert max(counts) == 2 * _profiles_recorded(), counts
+    assert max(counts) == 2 * _columns_shown(), counts
     # the predict block opens on a click and shows what was observed
     answer = article.find_element("css selector", "details.question")
     assert answer.get_attribute("open") is None
     answer.find_element("css selector", "summary").click()
     WebDriverWait(browser, 5).until(lambda b: answer.get_attribute("open") is not None)
     badges = answer.find_elements("css selector", ".dlp-outcome")
-    assert [badge.text for badge in badges if badge.is_displayed()][:2] == ["ok", "ok"]
+    assert [badge.text for badge in badges if badge.is_displayed()][:2] == ["✓ok", "✓ok"]
     assert "Can't pickle local object" in answer.text
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / "case-zh.png"))
@@ -370,14 +369,18 @@ def test_the_site_shows_an_observed_windows_column(tmp_path):
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_real_python_columns_stand_beside_their_emulations(site, lang):
-    """The committed chroot results (issue 29): Debian's 3.13.5 beside the `linux` column, its
-    3.14.10 right after the emulated `linux-3.14`, and the corrected cells listed."""
+    """The committed chroot results (issue 29): under Linux, Debian's 3.13.5 after this machine's
+    3.11.7, its 3.14.10 right before the emulated 3.14, and the corrected cells listed."""
     page = (site / LANGUAGES[lang][0] / "comparison" / "index.html").read_text()
-    table = page[page.index("<table>") : page.index("</table>")]
-    heads = re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)
-    at = [i for i, head in enumerate(heads) if "Python 3.13.5" in head or "Python 3.14.10" in head]
-    assert len(at) == 2 and "3.11.7" in heads[at[0] - 1] and "3.11.7" in heads[at[1] - 1], heads
-    assert "≥ 3.14" in heads[at[1]] and "≥ 3.14" in heads[at[1] - 1], "the real 3.14 beside its emulation"
+    table = page[page.index('<table class="dlp-compat">') : page.index("</table>")]
+    heads = re.findall(r'<th scope="col" class="dlp-col[^>]*>(.*?)<br>', table, re.S)
+    assert heads[:4] == [
+        "Python 3.11.7 · fork",
+        "Python 3.13.5 · fork",
+        "Python 3.14.10 · forkserver",
+        "Python 3.14 · forkserver",
+    ], heads
+    assert re.search(r'colspan="4" class="dlp-system">Linux<', table)
     assert "module &#x27;&#95;&#95;main&#95;&#95;&#x27; has no attribute" in page, "3.14's wording of 07"
 
 

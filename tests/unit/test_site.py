@@ -32,35 +32,44 @@ PAGES += [f"zh/{path}" for path in PAGES] + ["glossary/", "zh/glossary/"]
 
 
 def test_a_results_file_from_windows_is_a_column_of_its_own(tmp_path):
+    import re
+
     from harness import confirmations
-    from harness.site import pages, results_data
+    from harness.site import columns, comparison, results_data
 
     recorded = results_fixture(tmp_path)
     reference = results_data.reference(recorded)
     assert reference.system == "linux"
-    columns = results_data.observed_columns(recorded, reference)
-    assert [(r.system, p) for r, p in columns] == [("windows", "windows")]
+    found = columns.columns(reference, recorded)
+    assert [(c.system_name(), c.kind, c.python) for c in found] == [
+        ("Linux", "native", "3.11.7"),
+        ("Windows", "native", "3.12.7"),  # observed on Windows, first in its group
+        ("Windows", "wine", "3.13.2"),
+        ("Windows", "emulated", ""),
+    ]
 
     def confirmed(*key):
         return confirmations.confirmed(*key, results_dir=tmp_path)
 
-    table = pages.comparison_table(discover(), reference, columns, confirmed=confirmed).splitlines()
-    heads = table[0].split(" | ")
-    assert heads[2] == "Linux, Python ≤ 3.13<br><small>observed: Linux · Python 3.11.7 · torch 2.13.0</small>"
-    assert heads[3] == f"Windows<br><small>{UNDER_WINE}, on Linux</small>"
-    assert heads[4].startswith("Windows<br><small>observed: Windows 11 · Python 3.12.7 · torch 2.13.0")
-    assert heads[5].startswith(
-        "Windows, emulated on Linux<br><small>emulated on Linux, Python 3.11.7</small>"
-    )
-    rows = {row.split(" | ")[0].split("]")[0].lstrip("| ["): row.split(" | ") for row in table[2::2]}
+    table = comparison.table(discover(), found, "../", confirmed=confirmed)
+    head, body = table.split("</thead>")[0], table.split("</thead>")[1]
+    assert re.findall(r'colspan="(\d)"[^>]*>(\w+)<', head) == [("1", "Linux"), ("3", "Windows")]
+    assert "observed: Windows 11 · Python 3.12.7 · torch 2.13.0" in head, "the whole story in the tooltip"
+    assert f"{UNDER_WINE}, on Linux" in head and "emulated on Linux, Python 3.11.7" in head
+    rows = {
+        re.search(r'href="../cases/(\w+)/"', row)[1]: row.split("<td")[1:] for row in body.split("<tr>")[1:]
+    }
     guard = rows["01_missing_main_guard"]
-    assert "dlp-crash" in guard[4] and "dlp-crash" in guard[5], "observed and emulated, side by side"
-    assert "not recorded" in guard[3], "an emulated run is never shown in the Wine column"
+    assert "dlp-crash" in guard[1] and "dlp-crash" in guard[3], "observed and emulated, side by side"
+    assert "not recorded" in guard[2], "an emulated run is never shown in the Wine column"
+    assert "†" not in guard[3], "case 01 has no expectation of its own for windows"
     descriptors = rows["12_too_many_open_files"]
-    assert "dlp-ok" in descriptors[3] and "not yet observed on Windows" in descriptors[3]
-    assert "dlp-ok" in descriptors[5] and "not yet observed on Windows" in descriptors[5]
-    assert "not recorded" in descriptors[4], "nothing is merged into a column it was not observed for"
-    assert "not yet observed" not in guard[5], "case 01 has no expectation of its own for windows"
+    for cell in (descriptors[2], descriptors[3]):
+        assert "dlp-ok" in cell and "†" in cell and "not yet observed on Windows" in cell
+    assert "not recorded" in descriptors[1], "nothing is merged into a column it was not observed for"
+    assert 'data-label="Windows · Python 3.12.7 · spawn · observed"' in descriptors[1], (
+        "a card names its column"
+    )
 
 
 def test_a_native_run_that_matched_confirms_a_profile_expectation(tmp_path):

@@ -1,0 +1,97 @@
+"""The comparison table, read as a compatibility table: one row per case, the broken script's outcome
+in each column, the fixed script's folded into a mark, signatures on demand, a legend.
+
+Written as HTML (the columns are grouped under their system, which a Markdown table cannot say). On a
+narrow screen the stylesheet (docs/stylesheets/outcomes.css) turns each row into a card whose cells
+carry their column's name (`data-label`).
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..cases import Case
+from ..outcomes import Outcome
+from ..results import RunResult
+from . import badges
+from .columns import Column, groups
+from .wording import t
+
+
+def table(cases: list[Case], found: list[Column], up: str, confirmed=lambda *key: False) -> str:
+    """The table as one HTML block; `up` leads from the page's address to the site's (in its
+    language): "../" from `comparison/`. HTML links are not rewritten by MkDocs."""
+    if not found:
+        return t("observed.none")
+    head = _head(found)
+    rows = "\n".join(_row(case, found, up, confirmed) for case in cases)
+    return (
+        f'<div class="dlp-compat-wrap">\n<table class="dlp-compat">\n{head}\n<tbody>\n{rows}\n</tbody>\n'
+        f"</table>\n</div>\n\n{legend()}\n"
+    )
+
+
+def _head(found: list[Column]) -> str:
+    systems = "".join(
+        f'<th scope="colgroup" colspan="{len(members)}" class="dlp-system">{html.escape(name)}</th>'
+        for name, members in groups(found)
+    )
+    each = "".join(
+        f'<th scope="col" class="dlp-col dlp-kind-{c.kind}" title="{html.escape(c.described())}">'
+        f"{html.escape(c.heading())}<br><small>{html.escape(c.produced_by())}</small></th>"
+        for c in found
+    )
+    case = f'<th scope="col" rowspan="2" class="dlp-case">{html.escape(t("comparison.case"))}</th>'
+    return f"<thead>\n<tr>{case}{systems}</tr>\n<tr>{each}</tr>\n</thead>"
+
+
+def _row(case: Case, found: list[Column], up: str, confirmed) -> str:
+    number, _, slug = case.name.partition("_")
+    words = html.escape(slug.replace("_", " "))
+    name = f'<a href="{up}cases/{case.name}/"><strong>{number}</strong> {words}</a>'
+    cells = "".join(_cell(case, column, confirmed) for column in found)
+    return f'<tr><th scope="row" class="dlp-case">{name}</th>{cells}</tr>'
+
+
+def _cell(case: Case, column: Column, confirmed) -> str:
+    label = html.escape(column.label())
+    broken, fixed = column.get(case.name, "broken"), column.get(case.name, "fixed")
+    notes = badges.notes(case, "broken", column, broken, confirmed)
+    shown = badges.badge(broken) + badges.marks(broken, notes)
+    detail = badges.detail(broken, notes)
+    body = f"<details><summary>{shown}</summary>{detail}</details>" if detail else shown
+    below = _fixed(case, column, fixed, confirmed)
+    return f'<td class="dlp-kind-{column.kind}" data-label="{label}">{body}{below}</td>'
+
+
+def _fixed(case: Case, column: Column, result: RunResult | None, confirmed) -> str:
+    """✓ where fixed.py was ok as expected; its outcome in full where not."""
+    notes = badges.notes(case, "fixed", column, result, confirmed)
+    if result is not None and result.outcome is Outcome.OK and result.matched is not False and not notes:
+        return f'<span class="dlp-fixed-ok" title="{html.escape(t("comparison.fixed-ok"))}">✓ fixed</span>'
+    if result is None:
+        return ""
+    shown = f'<span class="dlp-fixed">fixed</span> {badges.badge(result)}{badges.marks(result, notes)}'
+    detail = badges.detail(result, notes)
+    body = f"<details><summary>{shown}</summary>{detail}</details>" if detail else shown
+    return f'<div class="dlp-fixed-row">{body}</div>'
+
+
+def legend() -> str:
+    """What each badge, mark and column style means."""
+    items = "".join(
+        f"<li>{badges.badge_for(outcome)} {html.escape(t('legend.' + outcome.value))}</li>"
+        for outcome in Outcome
+        if outcome is not Outcome.ERROR
+    )
+    marks = [
+        ('<span class="dlp-fixed-ok">✓ fixed</span>', t("legend.fixed")),
+        ('<span class="dlp-mark">†</span>', t("legend.unconfirmed")),
+        ('<strong class="dlp-mismatch">≠</strong>', t("legend.mismatch")),
+        ('<span class="dlp-legend-emulated">&nbsp;&nbsp;&nbsp;</span>', t("legend.emulated")),
+    ]
+    more = "".join(f"<li>{mark} {html.escape(text)}</li>" for mark, text in marks)
+    return (
+        f'<div class="dlp-legend" markdown="0"><strong>{html.escape(t("legend.title"))}</strong>'
+        f"<ul>{items}{more}</ul><p>{html.escape(t('legend.details'))}</p></div>"
+    )
