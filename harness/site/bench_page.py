@@ -90,7 +90,7 @@ def _line(axis, method: str, workers: list[int], figures: list[dict], **style) -
 
 def _finish(axis, title: str, ylabel: str, legend_size: float | None = None) -> None:
     axis.set_title(title)
-    axis.set_xlabel("num_workers")
+    axis.set_xlabel("num_workers")  # the argument's name, in every language
     axis.xaxis.get_major_locator().set_params(integer=True)
     axis.set_ylabel(ylabel)
     axis.grid(alpha=0.3)
@@ -105,11 +105,13 @@ def throughput_plot(bench: dict) -> tuple[bytes, str]:
         for method, sweep in by_method.items():
             for persistent, style in ((True, "-"), (False, ":")):
                 workers, figures = _by_workers(sweep, persistent, 2)
-                label = f"{method}{'' if persistent else ', not persistent'}"
+                label = method if persistent else t("plot.bench.not-persistent", method=method)
                 _line(axis, method, workers, figures, linestyle=style, label=label)
-            facts.append(f"{kind} under {method}: best {sweep['best']}")
-        _finish(axis, f"{kind} workload (prefetch 2)", "samples/s (median, min–max)", legend_size=7)
-    return _png(figure), "Throughput against num_workers per start method; " + "; ".join(facts)
+            facts.append(t("plot.bench.best", kind=kind, method=method, best=sweep["best"]))
+        _finish(
+            axis, t("plot.bench.throughput-title", kind=kind), t("plot.bench.throughput-y"), legend_size=7
+        )
+    return _png(figure), t("plot.bench.throughput-alt", facts=t("figure.list_separator").join(facts))
 
 
 def first_batch_plot(bench: dict) -> tuple[bytes, str]:
@@ -121,9 +123,12 @@ def first_batch_plot(bench: dict) -> tuple[bytes, str]:
             counts = sorted(sweep["first_batch"], key=int)
             figures = [sweep["first_batch"][n] for n in counts]
             _line(axis, method, [int(n) for n in counts], figures, label=method)
-            facts.append(f"{kind} under {method} with {counts[-1]} workers: {figures[-1]['median']:.2f} s")
-        _finish(axis, f"{kind} workload: time to the first batch", "seconds (median, min–max)")
-    return _png(figure), "Time to the first batch against num_workers per start method; " + "; ".join(facts)
+            facts.append(
+                t("plot.bench.first-fact", kind=kind, method=method, n=counts[-1],
+                  seconds=f"{figures[-1]['median']:.2f}")
+            )  # fmt: skip
+        _finish(axis, t("plot.bench.first-title", kind=kind), t("plot.bench.first-y"))
+    return _png(figure), t("plot.bench.first-alt", facts=t("figure.list_separator").join(facts))
 
 
 def startup_table(bench: dict) -> str:

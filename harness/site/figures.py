@@ -84,9 +84,13 @@ def fill(markdown: str, sources: Sources, where: str) -> str:
     return SPAN.sub(replace, markdown)
 
 
-def figures_only(markdown: str, sources: Sources, where: str) -> str:
-    """The page as a reader sees it: each span reduced to its figure, the markers gone."""
-    return SPAN.sub(lambda m: m["text"], fill(markdown, sources, where))
+def figures_only(
+    markdown: str, sources: Sources, where: str, shown: dict[str, Callable] | None = None
+) -> str:
+    """The page as a reader sees it: each span reduced to its figure, the markers gone; `shown`
+    gives a kind's figure its look on the site (an outcome as a badge)."""
+    shown = shown or {}
+    return SPAN.sub(lambda m: shown.get(m["kind"], str)(m["text"]), fill(markdown, sources, where))
 
 
 def render(kind: str, args: dict[str, str], sources: Sources) -> str:

@@ -25,8 +25,10 @@ from mkdocs.plugins import event_priority
 
 from .. import confirmations, experiments
 from ..cases import CASES_DIR, CaseError, discover
+from ..outcomes import Outcome
 from ..results import RESULTS_DIR, ResultsError
 from . import (
+    badges,
     bench_page,
     columns,
     comparison,
@@ -113,25 +115,38 @@ def _confirmed(profile: str, case: str, variant: str) -> bool:
 
 
 def _draw_plots(staging: Path) -> None:
+    """Every plot in every language, as `assets/plots/NAME-LANG.png` (NAME.LANG.png would be taken
+    for a translation by the i18n plugin); its alt text kept by (name, lang)."""
     _state["plots"] = {}
-    reference = _state["reference"]
-    drawn = {}
+    try:
+        plots.use_fonts()
+        drawn = {}
+        for lang in wording.LANGUAGES:
+            with wording.language(lang):
+                drawn |= {(name, lang): picture for name, picture in _drawings().items() if picture}
+    except plots.FontMissing as exc:
+        raise PluginError(str(exc)) from None
+    for (name, lang), (png, alt) in drawn.items():
+        target = staging / PLOTS_DIR / f"{name}-{lang}.png"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(png)
+        _state["plots"][name, lang] = alt
+
+
+def _drawings() -> dict:
+    """The plots the results and the bench file give, drawn in the current language."""
+    reference, found = _state["reference"], _state["columns"]
+    drawn = {
+        "run-time": plots.run_time_plot([case.name for case in _state["cases"]], found),
+        "startup-wait": plots.startup_wait_plot(found),
+    }
     if reference is not None:
-        drawn = {
-            "memory": plots.memory_plot(reference),
-            "startup": plots.startup_plot(reference, [case.name for case in _state["cases"]]),
-        }
+        drawn["memory"] = plots.memory_plot(reference)
     bench = _state["bench"]
     if bench is not None and bench.get("sweeps"):
         drawn["bench-throughput"] = bench_page.throughput_plot(bench)
         drawn["bench-first-batch"] = bench_page.first_batch_plot(bench)
-    for name, picture in drawn.items():
-        if picture is not None:
-            png, alt = picture
-            target = staging / PLOTS_DIR / f"{name}.png"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(png)
-            _state["plots"][name] = alt
+    return drawn
 
 
 @event_priority(-110)  # after the i18n plugin has put this language's pages in the navigation
@@ -163,9 +178,14 @@ def _figures(markdown: str, page) -> str:
         return markdown
     sources = figures.Sources(_state["cases"], _state["recorded"], _state["reference"], _state["experiments"])
     try:
-        return figures.figures_only(markdown, sources, page.file.src_uri)
+        return figures.figures_only(markdown, sources, page.file.src_uri, {"outcome": _badge})
     except figures.FigureError as exc:
         raise PluginError(str(exc)) from None
+
+
+def _badge(text: str) -> str:
+    """An outcome figure (`leak`) as the badge that every table shows."""
+    return badges.badge_for(Outcome(text.strip("`")))
 
 
 def _case_of(page):
@@ -177,11 +197,12 @@ def _case_of(page):
 
 def _plot(name: str, what: str, session: str = "reproduce"):
     def render(page) -> str:
-        alt = _state["plots"].get(name)
+        lang = wording.current()
+        alt = _state["plots"].get((name, lang))
         if alt is None:
             return t("plot.missing", what=t(what), session=session)
         up = "../" * page.file.src_uri.count("/")
-        return f"![{alt}]({up}{PLOTS_DIR}/{name}.png)\n\n<small>{alt}.</small>\n"
+        return f"![{alt}]({up}{PLOTS_DIR}/{name}-{lang}.png)\n\n<small>{alt}.</small>\n"
 
     return render
 
@@ -207,7 +228,8 @@ _RENDERERS = {
     "cause-table": lambda page: pages.cause_table(_state["cases"], _state["reference"]),
     "recorded": lambda page: pages.recorded_list(_state["recorded"]),
     "memory-plot": _plot("memory", "plot.memory"),
-    "startup-plot": _plot("startup", "plot.startup"),
+    "run-time-plot": _plot("run-time", "plot.startup"),
+    "startup-wait-plot": _plot("startup-wait", "plot.wait"),
     "bench-throughput-plot": _plot("bench-throughput", "plot.throughput", "bench"),
     "bench-first-batch-plot": _plot("bench-first-batch", "plot.first-batch", "bench"),
     "bench-machine": lambda page: _bench(bench_page.machine),

@@ -325,6 +325,72 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": '!!! warning "没有可画的{what}"\n    还没有结果文件记录它：请运行 `nox -s {session}`。\n',
     },
     "plot.memory": {"en": "memory series", "zh": "内存曲线"},
+    "plot.wait": {"en": "first-batch waits", "zh": "首个 batch 的等待时间"},
+    "plot.memory.title": {
+        "en": "{profile}: each worker's private memory (USS)",
+        "zh": "{profile}：每个 worker 的私有内存（USS）",
+    },
+    "plot.memory.x": {"en": "seconds since the script started", "zh": "脚本启动后的秒数"},
+    "plot.memory.fact": {
+        "en": "{variant} under {profile}: baseline ≤ {baseline} MB, growth ≤ {growth} MB",
+        "zh": "{variant} 在 {profile} 下：基线 ≤ {baseline} MB，增长 ≤ {growth} MB",
+    },
+    "plot.memory.alt": {
+        "en": "Worker memory over time for case 06, broken (Python list) against fixed (numpy array): "
+        "{facts}",
+        "zh": "案例 06 中 worker 内存随时间的变化，broken（Python list）对比 fixed（numpy 数组）：{facts}",
+    },
+    "plot.wait.first": {"en": "first epoch: wait for its first batch", "zh": "第一个 epoch：等待首个 batch"},
+    "plot.wait.later": {
+        "en": "later epochs: mean wait for their first batch",
+        "zh": "之后的 epoch：等待首个 batch 的平均时间",
+    },
+    "plot.wait.x": {"en": "seconds (log scale)", "zh": "秒（对数刻度）"},
+    "plot.wait.fact": {
+        "en": "{column}: broken {broken}, fixed {fixed}",
+        "zh": "{column}：broken {broken}，fixed {fixed}",
+    },
+    "plot.wait.alt": {
+        "en": "Case 13 in every column: how long each epoch waited for its first batch, broken "
+        "(new workers every epoch) against fixed (persistent workers); later epochs: {facts}",
+        "zh": "案例 13 在每一列下：每个 epoch 等待首个 batch 的时间，broken（每个 epoch 都新建 worker）对比 "
+        "fixed（persistent workers）；之后的 epoch：{facts}",
+    },
+    "plot.bench.not-persistent": {"en": "{method}, not persistent", "zh": "{method}，非 persistent"},
+    "plot.bench.best": {
+        "en": "{kind} under {method}: best {best}",
+        "zh": "{kind} 在 {method} 下：最佳 {best}",
+    },
+    "plot.bench.throughput-title": {"en": "{kind} workload (prefetch 2)", "zh": "{kind} 负载（prefetch 2）"},
+    "plot.bench.throughput-y": {"en": "samples/s (median, min–max)", "zh": "样本/秒（中位数，最小–最大）"},
+    "plot.bench.throughput-alt": {
+        "en": "Throughput against num_workers per start method; {facts}",
+        "zh": "各启动方法下吞吐量随 num_workers 的变化；{facts}",
+    },
+    "plot.bench.first-fact": {
+        "en": "{kind} under {method} with {n} workers: {seconds} s",
+        "zh": "{kind} 在 {method} 下、{n} 个 worker：{seconds} 秒",
+    },
+    "plot.bench.first-title": {
+        "en": "{kind} workload: time to the first batch",
+        "zh": "{kind} 负载：首个 batch 的耗时",
+    },
+    "plot.bench.first-y": {"en": "seconds (median, min–max)", "zh": "秒（中位数，最小–最大）"},
+    "plot.bench.first-alt": {
+        "en": "Time to the first batch against num_workers per start method; {facts}",
+        "zh": "各启动方法下首个 batch 的耗时随 num_workers 的变化；{facts}",
+    },
+    "plot.runtime.title": {
+        "en": "Time to run each fixed script, per column",
+        "zh": "每个 fixed 脚本在每一列下的运行时间",
+    },
+    "plot.runtime.x": {"en": "case (fixed script)", "zh": "案例（fixed 脚本）"},
+    "plot.runtime.y": {"en": "seconds, start to exit", "zh": "秒（从启动到退出）"},
+    "plot.runtime.skipped": {"en": "skipped (not run there)", "zh": "跳过（没有在那里运行）"},
+    "plot.runtime.alt": {
+        "en": "Bar chart of the time each fixed script took from start to exit, per column; mean {means}",
+        "zh": "每个 fixed 脚本从启动到退出所用时间的柱状图，按列分组；平均值 {means}",
+    },
     "plot.startup": {"en": "run times", "zh": "运行时间"},
     "plot.throughput": {"en": "throughput", "zh": "吞吐量"},
     "plot.first-batch": {"en": "time to the first batch", "zh": "首个 batch 的耗时"},

@@ -126,12 +126,23 @@ def test_hang_page_shows_the_stacks(site):
 
 
 @pytest.mark.slow
-def test_plots_are_drawn_with_alt_text(site):
-    page = (site / "comparison" / "index.html").read_text()
-    for name in ("memory", "startup"):
-        assert (site / "assets" / "plots" / f"{name}.png").stat().st_size > 10_000
-        assert f'src="../assets/plots/{name}.png"' in page
-    assert 'alt="Worker memory over time for case 06' in page
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plots_are_drawn_on_the_pages_they_explain_in_their_language(site, lang):
+    """The run-time chart on the comparison page, case 06's memory and case 13's waits on their own
+    pages, each drawn in the page's language (its alt text says so)."""
+    folder, _ = LANGUAGES[lang]
+    alts = {
+        "en": ("Bar chart of the time", "Worker memory over time", "Case 13 in every column"),
+        "zh": ("每个 fixed 脚本从启动到退出", "案例 06 中 worker 内存", "案例 13 在每一列下"),
+    }
+    shown = [("comparison", "run-time"), ("cases/06_memory_growth", "memory"),
+             ("cases/13_spawn_startup_cost", "startup-wait")]  # fmt: skip
+    for (path, name), alt in zip(shown, alts[lang], strict=True):
+        page = (site / folder / path / "index.html").read_text()
+        up = "../" * (path.count("/") + 1 + (lang != "en"))
+        assert f'src="{up}assets/plots/{name}-{lang}.png"' in page, (path, name)
+        assert f'alt="{alt}' in page, (path, alt)
+        assert (site / "assets" / "plots" / f"{name}-{lang}.png").stat().st_size > 10_000
 
 
 @pytest.mark.slow
@@ -419,4 +430,6 @@ def test_a_figure_in_the_prose_follows_its_results_file(tmp_path):
         assert re.search(r"\d+\.\d–988 s", comparison), "the Wine durations' range, from the changed file"
         memory = (tmp_path / "site" / lang / "cases" / "06_memory_growth" / "index.html").read_text()
         assert "<strong>432 MB</strong>" in memory, "the table's growth under fork"
+        plotted = re.search(r'alt="([^"]*(?:case 06|案例 06)[^"]*)"', memory)[1]
+        assert "≤ 432 MB" in plotted, "the plot, drawn anew from the changed file"
         assert "dlp:fig" not in memory, "the markers are gone from the page"
