@@ -38,6 +38,7 @@ from . import (
     pages,
     plots,
     results_data,
+    search_index,
     windows_seen,
     wording,
 )
@@ -71,6 +72,7 @@ def on_config(config):
     _state["reference"] = results_data.reference(_state["recorded"])
     _state["columns"] = columns.columns(_state["reference"], _state["recorded"])
     _state["results_dir"] = results_dir
+    _state["site_dir"] = Path(config.site_dir)  # the root's: each language's build goes under it
     _state["source_docs"] = config.docs_dir
     _stage(config)
     navigation.add_search_terms(Path(config.docs_dir))
@@ -251,4 +253,9 @@ ALTERNATE_LINK = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[^
 
 
 def on_post_page(output, page, config):
-    return ALTERNATE_LINK.sub("", output)
+    return search_index.point_at_own(ALTERNATE_LINK.sub("", output), _language(config), wording.DEFAULT)
+
+
+@event_priority(-200)  # after the i18n plugin has merged every language's entries into one index
+def on_post_build(config):
+    search_index.split(_state["site_dir"], wording.LANGUAGES, wording.DEFAULT)

@@ -363,6 +363,20 @@ def test_chinese_search_finds_chinese_words(browser, served, query, page, among)
     assert page in found[:among], found
 
 
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    ("start", "query"),
+    [("zh/", "DataLoader"), ("zh/cases/13_spawn_startup_cost/", "fork"), ("", "DataLoader"),
+     ("cases/13_spawn_startup_cost/", "fork")],
+)  # fmt: skip
+def test_a_search_finds_pages_in_the_language_it_starts_from(browser, served, start, query):
+    found = _search(browser, served, start, query)
+    assert found, "the search found nothing"
+    in_chinese = {href.startswith("zh/") for href in found}
+    assert in_chinese == {start.startswith("zh/")}, found
+    assert len(set(found)) == len(found), "no hit twice"
+
+
 @pytest.mark.slow
 def test_the_site_shows_an_observed_windows_column(tmp_path):
     # the committed files (the course's figures read them), the fixture's Windows file beside them

@@ -228,3 +228,27 @@ def test_every_cell_where_a_real_interpreter_corrected_the_emulation_is_listed(t
     )
     assert "cells that differ, 1." in text and text.count("| [") == 1, "pids and time stamps aside: " + text
     assert "&#95;pickle.PicklingError" in text and "AttributeError: Can&#x27;t pickle local object" in text
+
+
+def test_the_merged_search_index_is_split_by_language(tmp_path):
+    import json
+
+    from harness.site import search_index
+
+    merged = {"config": {"lang": ["en", "zh"]}, "docs": [
+        {"location": "", "title": "Home", "text": ""},
+        {"location": "cases/03/#fix", "title": "Fix", "text": ""},
+        {"location": "zh/", "title": "首页", "text": ""},
+        {"location": "zh/cases/03/#修复", "title": "修复", "text": ""},
+    ]}  # fmt: skip
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "search_index.json").write_text(json.dumps(merged))
+    assert search_index.split(tmp_path, ("en", "zh"), "en") == {"en": 2, "zh": 2}
+    english = json.loads((tmp_path / "search" / "search_index.json").read_text())
+    chinese = json.loads((tmp_path / "zh" / "search" / "search_index.json").read_text())
+    assert [d["location"] for d in english["docs"]] == ["", "cases/03/#fix"]
+    assert [d["location"] for d in chinese["docs"]] == ["", "cases/03/#修复"], "relative to zh/"
+    assert chinese["config"] == merged["config"]
+    page = '<script id="__config" type="application/json">{"annotate": null, "base": "../../..", "x": 1}'
+    assert '"base": "../../../zh/"' in search_index.point_at_own(page, "zh", "en")
+    assert search_index.point_at_own(page, "en", "en") == page
