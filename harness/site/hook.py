@@ -73,6 +73,7 @@ def on_config(config):
     _state["columns"] = columns.columns(_state["reference"], _state["recorded"])
     _state["results_dir"] = results_dir
     _state["site_dir"] = Path(config.site_dir)  # the root's: each language's build goes under it
+    _state["repo_url"] = config.repo_url  # set by the publisher in mkdocs.yml; None where unset
     _state["source_docs"] = config.docs_dir
     _stage(config)
     navigation.add_search_terms(Path(config.docs_dir))
@@ -91,7 +92,7 @@ def _stage(config) -> None:
             with wording.language(lang):
                 page = staging / pages.case_page_path(case, lang)
                 page.parent.mkdir(parents=True, exist_ok=True)
-                page.write_text(pages.case_page(case), encoding="utf-8")
+                page.write_text(pages.case_page(case, config.repo_url), encoding="utf-8")
     _draw_plots(staging)
     _state["staging"] = config.docs_dir = str(staging)
 
@@ -223,6 +224,7 @@ _RENDERERS = {
         ),
     ),
     "learning-path": lambda page: navigation.learning_path(_state["cases"]),
+    "get-the-code": lambda page: pages.get_the_code(_state["repo_url"]),
     "comparison-table": lambda page: comparison.table(
         _state["cases"], _state["columns"], "../" * (page.file.src_uri.count("/") + 1), confirmed=_confirmed
     ),

@@ -40,7 +40,7 @@ def readme(case: Case, lang: str) -> Path:
     return case.path / README_NAMES[lang]
 
 
-def case_page(case: Case) -> str:
+def case_page(case: Case, repo_url: str | None = None) -> str:
     """The page of one case, in the current language: its title, the predict block, the README, the
     exercise, then the real scripts, their diff, and what was observed."""
     text = readme(case, wording.current()).read_text(encoding="utf-8")
@@ -53,20 +53,21 @@ def case_page(case: Case) -> str:
         for variant in VARIANTS
     )
     return (
-        f"{title}\n\n{predict_block(case)}\n{_with_exercise(windows_seen.placed(body.strip()), case)}\n\n"
-        f"## {t('code.heading')}\n\n{t('code.intro', folder=folder)}\n\n{code}\n"
+        f"{title}\n\n{predict_block(case)}\n"
+        f"{_with_exercise(windows_seen.placed(body.strip()), case, repo_url)}\n\n"
+        f"## {t('code.heading')}\n\n{t('code.from', folder=folder)}\n\n{code}\n"
         f"## {t('observed.heading')}\n\n<!-- dlp:observed -->\n"
     )
 
 
-def _with_exercise(body: str, case: Case) -> str:
+def _with_exercise(body: str, case: Case, repo_url: str | None) -> str:
     """The README with the exercise before its Fix: the section that shows the diff (or, without
     one, before its last section, the references)."""
     diff_at = body.find("<!-- dlp:diff -->")
     fix_at = body.rfind("\n## ", 0, diff_at) if diff_at >= 0 else body.rfind("\n## ")
     if fix_at < 0:
-        return f"{body}\n\n{exercise(case)}"
-    return f"{body[:fix_at]}\n\n{exercise(case)}{body[fix_at:]}"
+        return f"{body}\n\n{exercise(case, repo_url)}"
+    return f"{body[:fix_at]}\n\n{exercise(case, repo_url)}{body[fix_at:]}"
 
 
 def _folder(case: Case) -> str:
@@ -102,27 +103,54 @@ def predict_answer(case: Case, found: list[Column], confirmed=lambda *key: False
     return text.replace("\n", "\n    ")
 
 
-def exercise(case: Case) -> str:
-    """Fix your own copy of broken.py, and let `check` judge it under every profile."""
+CLONE_FOLDER = "dataloader-pitfalls"
+FIRST_CASE = "03"  # the one the home page runs: short, and it fails under spawn and forkserver
+
+
+def _get_the_code(repo_url: str | None) -> list[tuple[str, str]]:
+    """Clone the repository (from `repo_url` in mkdocs.yml; a placeholder where none is set)."""
+    address = repo_url or "REPOSITORY"
+    return [(f"git clone {address} {CLONE_FOLDER}", t("code.clone")), (f"cd {CLONE_FOLDER}", "")]
+
+
+def _commands(commands: list[tuple[str, str]]) -> str:
+    """A bash block, each command with its comment aligned."""
+    width = max(len(command) for command, _ in commands) + 3
+    lines = (f"{c:<{width}}# {why}" if why else c for c, why in commands)
+    return "```bash\n" + "\n".join(lines) + "\n```"
+
+
+def _unset(repo_url: str | None) -> str:
+    return "" if repo_url else t("code.unset") + "\n\n"
+
+
+def get_the_code(repo_url: str | None) -> str:
+    """The home page's first commands: get the code, run one case."""
+    commands = [*_get_the_code(repo_url), (f"pipx run nox -s reproduce -- {FIRST_CASE}", t("code.run-one"))]
+    return f"{t('code.intro')}\n\n{_commands(commands)}\n\n{_unset(repo_url)}{t('code.after')}\n"
+
+
+def exercise(case: Case, repo_url: str | None = None) -> str:
+    """Get the code, fix your own copy of broken.py, and let `check` judge it under every profile."""
     number = case.number
     copy = f"my_{number}.py"
     stdin = "--stdin " if case.via_stdin else ""
     shm = f"--shm-mb {case.dev_shm_mb:g} " if case.dev_shm_mb else ""
     commands = [
-        (f"nox -s reproduce -- {number}", t("exercise.see")),
+        *_get_the_code(repo_url),
+        (f"pipx run nox -s reproduce -- {number}", t("exercise.see")),
         (f"cp {_folder(case)}/broken.py {copy}", t("exercise.copy")),
-        (f"nox -s check -- {stdin}{shm}--full {copy}", t("exercise.check")),
+        (f"pipx run nox -s check -- {stdin}{shm}--full {copy}", t("exercise.check")),
     ]
-    width = max(len(command) for command, _ in commands) + 3
-    notes = []
+    notes = [_unset(repo_url).strip()] if not repo_url else []
     if case.via_stdin:
         notes.append(t("exercise.stdin"))
     if case.dev_shm_mb:
         notes.append(t("exercise.shm", mb=f"{case.dev_shm_mb:g}"))
     if "gpu" in case.needs:
         notes.append(t("exercise.gpu"))
-    block = "```bash\n" + "\n".join(f"{c:<{width}}# {why}" for c, why in commands) + "\n```"
     extra = "".join(f"{note}\n\n" for note in notes)
+    block = _commands(commands)
     return f"## {t('exercise.heading')}\n\n{t('exercise.intro')}\n\n{block}\n\n{extra}{t('exercise.done')}\n"
 
 

@@ -182,9 +182,33 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "This case needs a CUDA GPU: without one, its runs are `skipped`, not judged.",
         "zh": "这个案例需要 CUDA GPU：没有 GPU 时，运行结果是 `skipped`（跳过），不做判断。",
     },
+    # Getting the code: the home page's first commands, and each exercise's.
+    "code.intro": {
+        "en": "**Run a case yourself** (Python 3.10+, git and pipx: `sudo apt install python3-venv pipx git` "
+        "on Debian and Ubuntu, `brew install pipx` on macOS; the README has Windows):",
+        "zh": "**自己动手运行一个案例**（需要 Python 3.10+、git 和 pipx：Debian 和 Ubuntu 上是 "
+        "`sudo apt install python3-venv pipx git`，macOS 上是 `brew install pipx`；Windows 见 README）：",
+    },
+    "code.clone": {"en": "the code", "zh": "获取代码"},
+    "code.run-one": {
+        "en": "case 03 under every profile: broken.py fails under spawn and forkserver",
+        "zh": "在每个 profile 下运行案例 03：broken.py 在 spawn 和 forkserver 下出错",
+    },
+    "code.after": {
+        "en": "Without `-- 03` it runs every case. On Linux the first run downloads torch's CPU-only build, "
+        "about 200 MB.",
+        "zh": "去掉 `-- 03` 就运行全部案例。在 Linux 上，第一次运行会下载 torch 只支持 CPU 的版本，"
+        "大约 200 MB。",
+    },
+    "code.unset": {
+        "en": "`REPOSITORY` stands for the repository's address, which this build of the site does not "
+        "know: whoever publishes it sets `repo_url` in `mkdocs.yml`.",
+        "zh": "`REPOSITORY` 代表仓库的地址，本站的这次构建并不知道它：由发布本站的人在 `mkdocs.yml` 里设置 "
+        "`repo_url`。",
+    },
     # The rest of a case page.
     "code.heading": {"en": "The code", "zh": "代码"},
-    "code.intro": {
+    "code.from": {
         "en": "From `{folder}/`, included from the files themselves:",
         "zh": "来自 `{folder}/`，直接从文件本身引入：",
     },

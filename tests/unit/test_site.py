@@ -252,3 +252,28 @@ def test_the_merged_search_index_is_split_by_language(tmp_path):
     page = '<script id="__config" type="application/json">{"annotate": null, "base": "../../..", "x": 1}'
     assert '"base": "../../../zh/"' in search_index.point_at_own(page, "zh", "en")
     assert search_index.point_at_own(page, "en", "en") == page
+
+
+@pytest.mark.parametrize("url", [None, "https://example.org/team/dataloader-pitfalls"])
+def test_the_code_is_cloned_from_the_one_address_the_publisher_sets(tmp_path, url):
+    """`repo_url` in mkdocs.yml: the home page and every exercise clone it, the package's
+    [project.urls] reads it; unset, a placeholder says so and no address is invented."""
+    import importlib.util
+    from pathlib import Path
+
+    from harness.site.wording import language
+
+    spec = importlib.util.spec_from_file_location("setup_urls", Path(__file__).parents[2] / "setup.py")
+    setup = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(setup)
+    config = tmp_path / "mkdocs.yml"
+    config.write_text("site_name: x\n" + (f"repo_url: {url}\n" if url else "# repo_url: https://…\n"))
+    assert setup.project_urls(config) == ({"Repository": url} if url else {})
+    for lang in ("en", "zh"):
+        with language(lang):
+            home, drill = pages.get_the_code(url), pages.exercise(discover()[0], url)
+        for text in (home, drill):
+            assert f"git clone {url or 'REPOSITORY'} dataloader-pitfalls" in text
+            assert ("mkdocs.yml" in text) is (url is None), "the placeholder is explained where it is used"
+        assert "pipx run nox -s reproduce -- 03" in home
+        assert drill.index("git clone") < drill.index("pipx run nox -s reproduce -- 01") < drill.index("cp ")
