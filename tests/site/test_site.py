@@ -447,3 +447,81 @@ def test_a_figure_in_the_prose_follows_its_results_file(tmp_path):
         plotted = re.search(r'alt="([^"]*(?:case 06|案例 06)[^"]*)"', memory)[1]
         assert "≤ 432 MB" in plotted, "the plot, drawn anew from the changed file"
         assert "dlp:fig" not in memory, "the markers are gone from the page"
+
+
+# What sticks out of the viewport, sideways: elements of the article whose right edge passes the
+# window's, outside the boxes that scroll by design (code blocks, Material's wrapped tables).
+OVERFLOWING = """
+const width = document.documentElement.clientWidth;
+const scrolls = el => el.closest('pre, .md-typeset__scrollwrap, .highlight, .tabbed-labels');
+return [...document.querySelectorAll('article *')]
+  .filter(el => !scrolls(el) && el.getClientRects().length)
+  .filter(el => el.getBoundingClientRect().right > width + 1)
+  .slice(0, 5).map(el => el.tagName + '.' + el.className + ': ' + (el.textContent || '').slice(0, 60));
+"""
+
+
+def _at_width(browser, width: int, url: str) -> None:
+    browser.set_window_size(width, 1000)
+    browser.get(url)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_comparison_fits_a_laptop_and_its_header_stays_in_view(browser, served, lang):
+    """1,400 px: no sideways scrollbar, the table within its column; scrolled half way down the
+    table, its header is still at the top of the window, under the site's."""
+    try:
+        _at_width(browser, 1400, served + LANGUAGES[lang][0] + "comparison/")
+        sizes = browser.execute_script(
+            "const t = document.querySelector('table.dlp-compat');"
+            "return [document.documentElement.scrollWidth, document.documentElement.clientWidth,"
+            " t.getBoundingClientRect().right, t.parentElement.getBoundingClientRect().right];"
+        )
+        page_width, window_width, table_right, column_right = sizes
+        assert page_width <= window_width, f"a sideways scrollbar: {page_width} > {window_width} px"
+        assert table_right <= column_right + 1, sizes
+        assert browser.execute_script(OVERFLOWING) == []
+        top = browser.execute_script(
+            "const t = document.querySelector('table.dlp-compat'); const r = t.getBoundingClientRect();"
+            "window.scrollTo(0, window.scrollY + r.top + r.height / 2);"
+            "const head = t.querySelector('thead').getBoundingClientRect();"
+            "const site = document.querySelector('.md-header').getBoundingClientRect();"
+            "return [head.top, head.bottom, site.bottom];"
+        )
+        head_top, head_bottom, site_bottom = top
+        assert abs(head_top - site_bottom) <= 2 and head_bottom > head_top, f"the header scrolled away: {top}"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(ARTIFACTS / f"comparison-scrolled-1400-{lang}.png"))
+    finally:
+        browser.set_window_size(1400, 2400)
+
+
+SCREENSHOTS = [
+    "comparison/",
+    "cases/03_lambda_collate/",
+    "cases/06_memory_growth/",
+    "cases/13_spawn_startup_cost/",
+]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("path", SCREENSHOTS)
+def test_pages_cut_nothing_on_a_phone_and_are_kept_as_screenshots(browser, served, lang, path):
+    """420 px: nothing of the article passes the window's edge (code blocks scroll by themselves);
+    each page is kept whole at 1,400 and 420 px in build/test-artifacts/ (not in git)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    name = path.strip("/").replace("/", "_")
+    try:
+        for width in (420, 1400):
+            _at_width(browser, width, served + LANGUAGES[lang][0] + path)
+            if width == 420:
+                assert browser.execute_script(OVERFLOWING) == [], f"cut at 420 px: {path} ({lang})"
+                page_width = browser.execute_script("return document.documentElement.scrollWidth")
+                assert page_width <= 420, f"a sideways scrollbar at 420 px: {page_width} px"
+            height = browser.execute_script("return document.documentElement.scrollHeight")
+            browser.set_window_size(width, min(height, 16_000))
+            assert browser.save_screenshot(str(ARTIFACTS / f"{name}-{width}-{lang}.png"))
+    finally:
+        browser.set_window_size(1400, 2400)
