@@ -186,9 +186,13 @@ def test_results_file_failing_its_schema_fails_the_build(tmp_path):
 def test_bench_page_shows_the_recorded_figures(site):
     page = (site / "bench" / "index.html").read_text()
     for name in ("bench-throughput", "bench-first-batch"):
-        assert (site / "assets" / "plots" / f"{name}.png").stat().st_size > 10_000
-        assert f'src="../assets/plots/{name}.png"' in page
+        assert (site / "assets" / "plots" / f"{name}-en.png").stat().st_size > 10_000
+        assert f'src="../assets/plots/{name}-en.png"' in page
     assert 'alt="Throughput against num_workers per start method; cpu under fork: best' in page
+    chinese = (site / "zh" / "bench" / "index.html").read_text()
+    assert (
+        'src="../../assets/plots/bench-throughput-zh.png"' in chinese and 'alt="各启动方法下吞吐量' in chinese
+    )
     assert "No bench figures recorded yet" not in page
     assert "recommend_num_workers" in page and "--8&lt;--" not in page  # the usage, included
     assert "the harness added" in page and "| " not in page  # the tables rendered as tables
