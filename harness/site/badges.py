@@ -26,7 +26,8 @@ ICONS = {
 
 def badge_for(outcome: Outcome | None) -> str:
     if outcome is None:
-        return f'<span class="dlp-outcome dlp-none">{html.escape(t("cell.none"))}</span>'
+        none = html.escape(t("not recorded"))
+        return f'<span class="dlp-outcome dlp-none">{none}</span>'
     icon = f'<span class="dlp-icon" aria-hidden="true">{ICONS[outcome]}</span>'
     return f'<span class="dlp-outcome dlp-{outcome.value}">{icon}{outcome.value}</span>'
 
@@ -57,7 +58,7 @@ def notes(case: Case, variant: str, column, result: RunResult | None, confirmed)
     one of the profile's own that no run on the real system has confirmed."""
     found = []
     if result is not None and result.expected_unverified:
-        found.append(t("cell.unverified", outcome=result.expected))
+        found.append(t("expected {outcome}, unverified", outcome=result.expected))
     if column.kind != "native" and column.source is not None:
         found += unconfirmed(case, variant, column.profile, confirmed)
     return found
@@ -73,14 +74,14 @@ def unconfirmed(case: Case, variant: str, profile: str, confirmed) -> list[str]:
         own.stands_for or profile, case.name, variant
     ):
         return []
-    return [t("cell.unconfirmed", system=own.platform)]
+    return [t("not yet observed on {system}", system=own.platform)]
 
 
 def marks(result: RunResult | None, notes: list[str]) -> str:
     """Always visible: a dagger where a note waits inside, the mismatch in full."""
     shown = '<span class="dlp-mark">†</span>' if notes else ""
     if result is not None and result.matched is False:
-        mismatch = html.escape(t("cell.mismatch", outcome=result.expected))
+        mismatch = html.escape(t("MISMATCH: expected {outcome}", outcome=result.expected))
         shown += f' <strong class="dlp-mismatch">≠ {mismatch}</strong>'
     return shown
 

@@ -37,7 +37,11 @@ def load_latest(bench_dir: Path) -> dict | None:
 def machine(bench: dict) -> str:
     env = bench["environment"]
     return t(
-        "bench.machine",
+        (
+            "Measured on {cpu}, {cpus} CPUs, {memory} GB of RAM; {system}, Python {python}, "
+            "torch {torch}, Pillow {pillow}; recorded {recorded}, the whole bench took "
+            "{seconds} s."
+        ),
         cpu=env.get("cpu_model"),
         cpus=env.get("usable_cpus"),
         memory=env.get("memory_gb"),
@@ -105,13 +109,20 @@ def throughput_plot(bench: dict) -> tuple[bytes, str]:
         for method, sweep in by_method.items():
             for persistent, style in ((True, "-"), (False, ":")):
                 workers, figures = _by_workers(sweep, persistent, 2)
-                label = method if persistent else t("plot.bench.not-persistent", method=method)
+                label = method if persistent else t("{method}, not persistent", method=method)
                 _line(axis, method, workers, figures, linestyle=style, label=label)
-            facts.append(t("plot.bench.best", kind=kind, method=method, best=sweep["best"]))
+            facts.append(
+                t("{kind} under {method}: best {best}", kind=kind, method=method, best=sweep["best"])
+            )
         _finish(
-            axis, t("plot.bench.throughput-title", kind=kind), t("plot.bench.throughput-y"), legend_size=7
+            axis,
+            t("{kind} workload (prefetch 2)", kind=kind),
+            t("samples/s (median, min–max)"),
+            legend_size=7,
         )
-    return _png(figure), t("plot.bench.throughput-alt", facts=t("figure.list_separator").join(facts))
+    return _png(figure), t(
+        "Throughput against num_workers per start method; {facts}", facts=t(", ").join(facts)
+    )
 
 
 def first_batch_plot(bench: dict) -> tuple[bytes, str]:
@@ -124,20 +135,31 @@ def first_batch_plot(bench: dict) -> tuple[bytes, str]:
             figures = [sweep["first_batch"][n] for n in counts]
             _line(axis, method, [int(n) for n in counts], figures, label=method)
             facts.append(
-                t("plot.bench.first-fact", kind=kind, method=method, n=counts[-1],
-                  seconds=f"{figures[-1]['median']:.2f}")
-            )  # fmt: skip
-        _finish(axis, t("plot.bench.first-title", kind=kind), t("plot.bench.first-y"))
-    return _png(figure), t("plot.bench.first-alt", facts=t("figure.list_separator").join(facts))
+                t(
+                    "{kind} under {method} with {n} workers: {seconds} s",
+                    kind=kind,
+                    method=method,
+                    n=counts[-1],
+                    seconds=f"{figures[-1]['median']:.2f}",
+                )
+            )
+        _finish(
+            axis, t("{kind} workload: time to the first batch", kind=kind), t("seconds (median, min–max)")
+        )
+    return _png(figure), t(
+        "Time to the first batch against num_workers per start method; {facts}", facts=t(", ").join(facts)
+    )
 
 
 def startup_table(bench: dict) -> str:
     startup = bench.get("startup")
     if not startup:
-        return t("bench.missing")
+        return t(
+            '!!! warning "No bench figures recorded yet"\n    Run `nox -s bench` to measure this machine.\n'
+        )
     methods = list(startup)
     sizes = sorted(next(iter(startup.values())), key=int)  # JSON keys: "0", "256", "64"
-    lines = [t("bench.startup-head") + " | ".join(methods) + " |", "| ---: |" + " ---: |" * len(methods)]
+    lines = [t("| Dataset size | ") + " | ".join(methods) + " |", "| ---: |" + " ---: |" * len(methods)]
     for size in sizes:
         cells = [f"{startup[m][size]['median']:.2f} s" for m in methods]
         lines.append(f"| {size} MB | " + " | ".join(cells) + " |")
@@ -145,17 +167,27 @@ def startup_table(bench: dict) -> str:
 
 
 def autotune_table(bench: dict) -> str:
-    lines = [t("bench.autotune-head"), "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    lines = [
+        t(
+            "| workload | start method | autotune | of the best | by the sweep alone | of "
+            "the sweep's time | heuristic | of the best |"
+        ),
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     if not bench.get("autotune"):
-        return t("bench.missing")
+        return t(
+            '!!! warning "No bench figures recorded yet"\n    Run `nox -s bench` to measure this machine.\n'
+        )
     for kind, by_method in bench["autotune"].items():
         for method, judged in by_method.items():
             chosen, heuristic = judged["chosen"], judged["heuristic"]
+            workers = t("{n} workers", n=chosen["num_workers"])
+            workers_by_rule = t("{n} workers", n=heuristic["num_workers"])
             lines.append(
-                f"| {kind} | {method} | {t('bench.workers', n=chosen['num_workers'])} | "
+                f"| {kind} | {method} | {workers} | "
                 f"{chosen['share_of_best']:.0%} | "
                 f"{chosen.get('share_of_best_in_sweep', chosen['share_of_best']):.0%} | "
-                f"{judged['share_of_sweep_time']:.0%} | {t('bench.workers', n=heuristic['num_workers'])} | "
+                f"{judged['share_of_sweep_time']:.0%} | {workers_by_rule} | "
                 f"{heuristic['share_of_best']:.0%} |"
             )
     return "\n".join(lines) + "\n"
@@ -168,7 +200,7 @@ def _passes(spent: dict) -> str:
         return ""
     listed = ", ".join
     return t(
-        "bench.passes",
+        (" (means of {n} passes each, in alternating order: harness {harness} s; plain loop {plain} s)"),
         n=len(harness),
         harness=listed(f"{s:.1f}" for s in harness),
         plain=listed(f"{s:.1f}" for s in plain),
@@ -179,19 +211,29 @@ def _own_cpu(spent: dict) -> str:
     if "harness_cpu_s" not in spent:
         return ""
     cpu = ", ".join(f"{c:.1f}" for c in spent["harness_cpu_s"])
-    return t("bench.own-cpu", cpu=cpu, share=f"{spent['harness_cpu_share']:.1%}")
+    return t(
+        (" The harness's own process used {cpu} s of CPU per pass, {share} of the CPUs' time."),
+        cpu=cpu,
+        share=f"{spent['harness_cpu_share']:.1%}",
+    )
 
 
 def overhead(bench: dict) -> str:
     spent = bench.get("overhead_full_matrix") or bench.get("overhead")
     if spent is None:
-        return t("bench.missing")
+        return t(
+            '!!! warning "No bench figures recorded yet"\n    Run `nox -s bench` to measure this machine.\n'
+        )
     if spent.get("full_matrix"):
-        cases = t("bench.every-case")
+        cases = t("every case")
     else:
-        cases = t("bench.cases", numbers=", ".join(c[:2] for c in spent["cases"]))
+        cases = t("cases {numbers}", numbers=", ".join(c[:2] for c in spent["cases"]))
     summary = t(
-        "bench.overhead",
+        (
+            "{runs} runs ({cases}, both variants, start methods {methods}), {parallel} at a "
+            "time: through the harness **{harness} s**, from a plain loop **{plain} s**: the "
+            "harness added **{added}**"
+        ),
         runs=spent["runs"],
         cases=cases,
         methods=", ".join(spent["methods"]),
@@ -200,10 +242,11 @@ def overhead(bench: dict) -> str:
         plain=f"{spent['plain_s']:.1f}",
         added=f"{spent['added']:+.1%}",
     )
+    stop = t(".")
     lines = [
-        f"{summary}{_passes(spent)}{t('bench.stop')}{_own_cpu(spent)}",
+        f"{summary}{_passes(spent)}{stop}{_own_cpu(spent)}",
         "",
-        t("bench.hang-head"),
+        t("| run that hung | timeout | reported after |"),
         "| --- | ---: | ---: |",
     ]
     for hang in spent["hang_latency"]:

@@ -13,11 +13,25 @@ from dataclasses import dataclass
 from ..profiles import PROFILES, SYSTEM_NAMES
 from ..results import RunResult
 from ..run.launch import How
+from . import how_words
 from .results_data import Recorded
-from .wording import t
+from .wording import N_, t
 
 SYSTEM_ORDER = tuple(SYSTEM_NAMES)  # linux, windows, darwin
 KIND_ORDER = (How.NATIVE, How.EMULATED)  # a launcher of foreign binaries sits between them
+
+
+# What produced a column, in a word and in full (its heading's tooltip), by `How.kind`.
+PRODUCED_BY = {
+    How.NATIVE: N_("observed"),
+    How.EMULATED: N_("emulated on Linux"),
+    "wine": N_("Windows binaries under Wine"),
+}
+DESCRIBED = {
+    How.NATIVE: N_("observed: {label}"),
+    How.EMULATED: N_("emulated on {system}, Python {python}"),
+    "wine": N_("{how}, on Linux"),
+}
 
 
 @dataclass(frozen=True)
@@ -61,7 +75,7 @@ class Column:
 
     def produced_by(self) -> str:
         """ "observed", "Windows binaries under Wine", "emulated on Linux"."""
-        return t(f"column.kind.{self.kind}")
+        return t(PRODUCED_BY[self.kind])
 
     def label(self) -> str:
         """The whole name of the column, for a card on a narrow screen or a cell's tooltip."""
@@ -73,9 +87,12 @@ class Column:
         python = source.environment.get("python", "?")
         system = SYSTEM_NAMES.get(source.system, source.system)
         return t(
-            f"column.{self.kind}", label=source.label(), how=source.emulation(profile), system=system,
+            DESCRIBED[self.kind],
+            label=source.label(),
+            how=how_words.plain(source.emulation(profile)),
+            system=system,
             python=python,
-        )  # fmt: skip
+        )
 
 
 def columns(reference: Recorded | None, recorded: list[Recorded]) -> list[Column]:

@@ -15,14 +15,14 @@ from ..outcomes import Outcome
 from ..results import RunResult
 from . import badges
 from .columns import Column, groups
-from .wording import t
+from .wording import N_, t
 
 
 def table(cases: list[Case], found: list[Column], up: str, confirmed=lambda *key: False) -> str:
     """The table as one HTML block; `up` leads from the page's address to the site's (in its
     language): "../" from `comparison/`. HTML links are not rewritten by MkDocs."""
     if not found:
-        return t("observed.none")
+        return t('!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n')
     head = _head(found)
     rows = "\n".join(_row(case, found, up, confirmed) for case in cases)
     return (
@@ -41,14 +41,16 @@ def _head(found: list[Column]) -> str:
         f"{html.escape(c.heading())}<br><small>{html.escape(c.produced_by())}</small></th>"
         for c in found
     )
-    case = f'<th scope="col" rowspan="2" class="dlp-case">{html.escape(t("comparison.case"))}</th>'
+    heading = html.escape(t("case"))
+    case = f'<th scope="col" rowspan="2" class="dlp-case">{heading}</th>'
     return f"<thead>\n<tr>{case}{systems}</tr>\n<tr>{each}</tr>\n</thead>"
 
 
 def _row(case: Case, found: list[Column], up: str, confirmed) -> str:
     number, _, slug = case.name.partition("_")
     words = html.escape(slug.replace("_", " "))
-    name = f'<a href="{up}cases/{case.name}/"><strong>{number}</strong> {words}</a>'
+    # the case's folder, a name: the same in every language
+    name = f'<a href="{up}cases/{case.name}/"><strong>{number}</strong> <span lang="en">{words}</span></a>'
     cells = "".join(_cell(case, column, confirmed) for column in found)
     return f'<tr><th scope="row" class="dlp-case">{name}</th>{cells}</tr>'
 
@@ -68,7 +70,8 @@ def _fixed(case: Case, column: Column, result: RunResult | None, confirmed) -> s
     """✓ where fixed.py was ok as expected; its outcome in full where not."""
     notes = badges.notes(case, "fixed", column, result, confirmed)
     if result is not None and result.outcome is Outcome.OK and result.matched is not False and not notes:
-        return f'<span class="dlp-fixed-ok" title="{html.escape(t("comparison.fixed-ok"))}">✓ fixed</span>'
+        said = html.escape(t("fixed.py: ok, as expected"))
+        return f'<span class="dlp-fixed-ok" title="{said}">✓ fixed</span>'
     if result is None:
         return ""
     shown = f'<span class="dlp-fixed">fixed</span> {badges.badge(result)}{badges.marks(result, notes)}'
@@ -77,21 +80,46 @@ def _fixed(case: Case, column: Column, result: RunResult | None, confirmed) -> s
     return f'<div class="dlp-fixed-row">{body}</div>'
 
 
+# What each outcome means, for the legend (translated through the catalog).
+MEANINGS = {
+    Outcome.OK: N_("finishes, correct"),
+    Outcome.CRASH: N_("an exception or a killed worker"),
+    Outcome.HANG: N_("stops making progress"),
+    Outcome.WRONG: N_("finishes with a wrong result"),
+    Outcome.LEAK: N_("memory or files keep growing"),
+    Outcome.SLOW: N_("correct, but far slower"),
+    Outcome.SKIPPED: N_("not run here (a need unmet)"),
+}
+
+
 def legend() -> str:
     """What each badge, mark and column style means."""
     items = "".join(
-        f"<li>{badges.badge_for(outcome)} {html.escape(t('legend.' + outcome.value))}</li>"
-        for outcome in Outcome
-        if outcome is not Outcome.ERROR
+        f"<li>{badges.badge_for(outcome)} {html.escape(t(MEANINGS[outcome]))}</li>" for outcome in MEANINGS
     )
     marks = [
-        ('<span class="dlp-fixed-ok">✓ fixed</span>', t("legend.fixed")),
-        ('<span class="dlp-mark">†</span>', t("legend.unconfirmed")),
-        ('<strong class="dlp-mismatch">≠</strong>', t("legend.mismatch")),
-        ('<span class="dlp-legend-emulated">&nbsp;&nbsp;&nbsp;</span>', t("legend.emulated")),
+        (
+            '<span class="dlp-fixed-ok">✓ fixed</span>',
+            t("fixed.py: ok (its outcome is shown in full where it is not)"),
+        ),
+        (
+            '<span class="dlp-mark">†</span>',
+            t("a note inside: an expectation not yet observed on the real system"),
+        ),
+        ('<strong class="dlp-mismatch">≠</strong>', t("observed differs from case.toml's expectation")),
+        (
+            '<span class="dlp-legend-emulated">&nbsp;&nbsp;&nbsp;</span>',
+            t("emulated column (hatched): imitated on Linux, not the system itself"),
+        ),
     ]
     more = "".join(f"<li>{mark} {html.escape(text)}</li>" for mark, text in marks)
+    title, details = (
+        html.escape(t("Legend")),
+        html.escape(
+            t("Tap or click a badge to read the run's signature: the error or the line that tells it.")
+        ),
+    )
     return (
-        f'<div class="dlp-legend" markdown="0"><strong>{html.escape(t("legend.title"))}</strong>'
-        f"<ul>{items}{more}</ul><p>{html.escape(t('legend.details'))}</p></div>"
+        f'<div class="dlp-legend" markdown="0"><strong>{title}</strong>'
+        f"<ul>{items}{more}</ul><p>{details}</p></div>"
     )

@@ -10,10 +10,10 @@ from ..cases import VARIANTS, Case
 from ..outcomes import Outcome
 from ..profiles import PROFILES
 from ..results import RunResult
-from .badges import literal, short
+from .badges import badge, literal, short
 from .pages import case_page_path
 from .results_data import Recorded
-from .wording import t
+from .wording import N_, t
 
 WIDTH = 160  # characters of a signature shown
 # What differs between any two runs, the same system or not: object addresses, pids, the names of
@@ -40,7 +40,7 @@ def pairs(reference: Recorded | None, observed: list[tuple[Recorded, str]]) -> l
     if reference is None:
         return []
     found = [
-        (Column(source, profile, t("differences.observed", profile=profile, label=source.label())),
+        (Column(source, profile, t("`{profile}` observed ({label})", profile=profile, label=source.label())),
          Column(reference, profile, _here(reference, profile)))
         for source, profile in observed
         if reference.how_ran(profile) != "native"
@@ -52,8 +52,11 @@ def pairs(reference: Recorded | None, observed: list[tuple[Recorded, str]]) -> l
     return found
 
 
+HOW_RAN = {"emulated": N_("`{profile}` emulated here"), "wine": N_("`windows` (Windows binaries under Wine)")}
+
+
 def _here(reference: Recorded, profile: str) -> str:
-    return t(f"differences.{reference.how_ran(profile)}", profile=profile)
+    return t(HOW_RAN[reference.how_ran(profile)], profile=profile)
 
 
 def listed(cases: list[Case], compared: list[tuple[Column, Column]]) -> str:
@@ -68,10 +71,19 @@ def listed(cases: list[Case], compared: list[tuple[Column, Column]]) -> str:
             and (theirs := emulated.source.get(case.name, variant, emulated.profile))
             and comparable(mine) != comparable(theirs)
         ]
-        intro = t("differences.intro", real=real.label, emulated=emulated.label, count=len(rows))
-        head = t("differences.head", real=real.label, emulated=emulated.label)
+        intro = t(
+            "{real} against {emulated}: cells that differ, {count}.",
+            real=real.label,
+            emulated=emulated.label,
+            count=len(rows),
+        )
+        head = t("| case | variant | {real} | {emulated} |", real=real.label, emulated=emulated.label)
         blocks.append("\n".join([intro, "", head, "| --- | --- | --- | --- |", *rows] if rows else [intro]))
-    return "\n\n".join(blocks) + "\n" if blocks else t("differences.none")
+    return (
+        "\n\n".join(blocks) + "\n"
+        if blocks
+        else t("No results file holds a column observed on its own system beside an emulated one yet.\n")
+    )
 
 
 def comparable(result: RunResult) -> tuple[Outcome, str]:
@@ -88,4 +100,4 @@ def _row(case: Case, variant: str, mine: RunResult, theirs: RunResult) -> str:
 
 def _cell(result: RunResult) -> str:
     detail = result.signature or (result.reason if result.outcome is Outcome.SKIPPED else "")
-    return f"**{result.outcome.value}**" + (f": {literal(short(detail, WIDTH))}" if detail else "")
+    return badge(result) + (f" <code>{literal(short(detail, WIDTH))}</code>" if detail else "")

@@ -28,7 +28,7 @@ def measured(args: dict, experiments: dict[str, dict]) -> str:
     unit = f" {args['unit']}" if "unit" in args else ""
     decimals = int(args["decimals"]) if "decimals" in args else None
     if args.get("show") == "list":
-        return t("figure.list_separator").join(_number(v, decimals) for v in values) + unit
+        return t(", ").join(_number(v, decimals) for v in values) + unit
     low, high = _number(min(values), decimals), _number(max(values), decimals)
     return f"{low}{unit}" if low == high else f"{low}–{high}{unit}"
 
@@ -52,7 +52,7 @@ def count(args: dict, experiments: dict[str, dict]) -> str:
     if "outcome" not in args:
         raise ExperimentFigureError("an experiment-count names the outcome it counts (outcome=)")
     ended = sum(run["outcome"] == args["outcome"] for run in runs)
-    return t("figure.count", count=ended, total=len(runs))
+    return t("{count} of {total}", count=ended, total=len(runs))
 
 
 def _runs(args: dict, experiments: dict[str, dict]) -> list[dict]:

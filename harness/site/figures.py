@@ -76,7 +76,7 @@ def fill(markdown: str, sources: Sources, where: str) -> str:
         try:
             figure = render(match["kind"], _arguments(match["args"]), sources)
         except Unrecorded:
-            figure = t("figure.unrecorded")
+            figure = t("(not recorded: skipped where the results were recorded)")
         except (FigureError, experiment_figures.ExperimentFigureError) as exc:
             raise FigureError(f"{where}: {match['open']} {exc}") from None
         return f"{match['open']}{figure}{match['close']}"

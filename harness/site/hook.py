@@ -42,7 +42,7 @@ from . import (
     windows_seen,
     wording,
 )
-from .wording import t
+from .wording import N_, t
 
 PLACEHOLDER = re.compile(r"<!--\s*dlp:(?P<name>[\w-]+)\s*-->")
 PLOTS_DIR = "assets/plots"
@@ -203,7 +203,14 @@ def _plot(name: str, what: str, session: str = "reproduce"):
         lang = wording.current()
         alt = _state["plots"].get((name, lang))
         if alt is None:
-            return t("plot.missing", what=t(what), session=session)
+            return t(
+                (
+                    '!!! warning "No {what} to draw"\n    No results file records it yet: run `nox '
+                    "-s {session}`.\n"
+                ),
+                what=t(what),
+                session=session,
+            )
         up = "../" * page.file.src_uri.count("/")
         return f"![{alt}]({up}{PLOTS_DIR}/{name}-{lang}.png)\n\n<small>{alt}.</small>\n"
 
@@ -231,11 +238,11 @@ _RENDERERS = {
     "profiles": lambda page: pages.profiles_list(_state["reference"]),
     "cause-table": lambda page: pages.cause_table(_state["cases"], _state["reference"]),
     "recorded": lambda page: pages.recorded_list(_state["recorded"]),
-    "memory-plot": _plot("memory", "plot.memory"),
-    "run-time-plot": _plot("run-time", "plot.startup"),
-    "startup-wait-plot": _plot("startup-wait", "plot.wait"),
-    "bench-throughput-plot": _plot("bench-throughput", "plot.throughput", "bench"),
-    "bench-first-batch-plot": _plot("bench-first-batch", "plot.first-batch", "bench"),
+    "memory-plot": _plot("memory", N_("memory series")),
+    "run-time-plot": _plot("run-time", N_("run times")),
+    "startup-wait-plot": _plot("startup-wait", N_("first-batch waits")),
+    "bench-throughput-plot": _plot("bench-throughput", N_("throughput"), "bench"),
+    "bench-first-batch-plot": _plot("bench-first-batch", N_("time to the first batch"), "bench"),
     "bench-machine": lambda page: _bench(bench_page.machine),
     "bench-startup-table": lambda page: _bench(bench_page.startup_table),
     "bench-autotune-table": lambda page: _bench(bench_page.autotune_table),
@@ -245,7 +252,11 @@ _RENDERERS = {
 
 def _bench(render) -> str:
     bench = _state["bench"]
-    return t("bench.missing") if bench is None else render(bench)
+    return (
+        t('!!! warning "No bench figures recorded yet"\n    Run `nox -s bench` to measure this machine.\n')
+        if bench is None
+        else render(bench)
+    )
 
 
 # The i18n plugin points the theme's alternate links at this page in each language. Material's

@@ -13,7 +13,7 @@ from pathlib import Path
 from ..cases import Case
 from . import wording
 from .pages import README_NAMES, case_page_path, readme
-from .wording import LANGUAGES, LESSONS
+from .wording import LANGUAGES, LESSONS, SECTIONS, t
 
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
 # The pages of the two ends of the navigation, in order; any other page of docs/ joins "Reference".
@@ -87,7 +87,7 @@ def learning_path(cases: list[Case]) -> str:
             f"{n}. [{title(by_name[name], lang)}]({case_page_path(by_name[name])})"
             for n, name in enumerate(names, 1)
         )
-        parts.append(f"### {heading[lang]}\n\n{intro[lang]}\n\n{links}\n")
+        parts.append(f"### {t(heading)}\n\n{t(intro)}\n\n{links}\n")
     return "\n".join(parts)
 
 
@@ -101,17 +101,18 @@ def nav(cases: list[Case], docs_dir: Path) -> list:
     reference = [page for page in REFERENCE_PAGES if page in english]
     reference += [page for page in english if page not in start + reference]
     by_name = {case.name: case for case in cases}
-    lessons = [
-        {heading["en"]: [case_page_path(by_name[name]) for name in names]} for heading, _, names in LESSONS
-    ]
-    return [{"Start here": start}, *lessons, {"Reference": reference}]
+    lessons = [{heading: [case_page_path(by_name[name]) for name in names]} for heading, _, names in LESSONS]
+    first, last = SECTIONS
+    return [{first: start}, *lessons, {last: reference}]
 
 
 def rename_sections(items: list, lang: str) -> None:
-    for item in items:
-        if item.is_section:
-            item.title = wording.NAV.get(item.title, {}).get(lang, item.title)
-            rename_sections(item.children, lang)
+    """The navigation's sections (named in English by `nav`) in `lang`."""
+    with wording.language(lang):
+        for item in items:
+            if item.is_section:
+                item.title = t(item.title)
+                rename_sections(item.children, lang)
 
 
 def glossary_terms(docs_dir: Path) -> list[str]:

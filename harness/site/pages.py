@@ -12,10 +12,10 @@ from ..outcome_table import SIGNATURE_WIDTH
 from ..outcomes import Outcome
 from ..profiles import PROFILES
 from ..results import RunResult
-from . import badges, windows_seen, wording
+from . import badges, how_words, windows_seen, wording
 from .columns import Column
 from .results_data import Recorded
-from .wording import t
+from .wording import N_, t
 
 # A case page shows its own runs whole enough to read their figures (case 13: the wait, its share,
 # the threshold, the workers' shutdown); the comparison table keeps the short form.
@@ -48,6 +48,11 @@ def case_page(case: Case, repo_url: str | None = None) -> str:
     text = CASE_LINK.sub(r"(\1.md\2)", text)
     title, _, body = text.partition("\n")
     folder = _folder(case)
+    code_heading, code_from = (
+        t("The code"),
+        t("From `{folder}/`, included from the files themselves:", folder=folder),
+    )
+    observed_heading = t("Observed")
     code = "\n".join(
         f'=== "{variant}.py"\n\n    ```python\n    --8<-- "{folder}/{variant}.py"\n    ```\n'
         for variant in VARIANTS
@@ -55,8 +60,8 @@ def case_page(case: Case, repo_url: str | None = None) -> str:
     return (
         f"{title}\n\n{predict_block(case)}\n"
         f"{_with_exercise(windows_seen.placed(body.strip()), case, repo_url)}\n\n"
-        f"## {t('code.heading')}\n\n{t('code.from', folder=folder)}\n\n{code}\n"
-        f"## {t('observed.heading')}\n\n<!-- dlp:observed -->\n"
+        f"## {code_heading}\n\n{code_from}\n\n{code}\n"
+        f"## {observed_heading}\n\n<!-- dlp:observed -->\n"
     )
 
 
@@ -77,26 +82,43 @@ def _folder(case: Case) -> str:
 def predict_block(case: Case) -> str:
     """The question before the answer: broken.py, what it does under each start method, and the
     observed outcomes collapsed below (filled from the results by the `predict-answer` placeholder)."""
-    questions = "\n".join(f"{n}. {t('predict.' + m)}" for n, m in enumerate(START_METHODS_SHOWN, 1))
+    questions = "\n".join(f"{n}. {t(QUESTIONS[m])}" for n, m in enumerate(START_METHODS_SHOWN, 1))
+    heading, intro, answer = (
+        t("Predict first"),
+        t("Before you read on: look at `broken.py`, then decide what it does"),
+        t("What the harness observed (open it once you have chosen)"),
+    )
+    choices = t("Choose one for each: ") + t(
+        "**ok**: it finishes, correct · **crash**: an exception or a killed worker · "
+        "**hang**: it stops making progress · **wrong**: it finishes with a wrong result "
+        "· **leak**: memory or files keep growing · **slow**: correct, but far slower."
+    )
     return (
-        f"## {t('predict.heading')}\n\n{t('predict.intro')}\n\n{questions}\n\n"
-        f"{t('predict.choices')}{t('predict.choice-list')}\n\n"
+        f"## {heading}\n\n{intro}\n\n{questions}\n\n{choices}\n\n"
         f'???+ example "broken.py"\n\n    ```python\n    --8<-- "{_folder(case)}/broken.py"\n    ```\n\n'
-        f'??? question "{t("predict.answer")}"\n\n    <!-- dlp:predict-answer -->\n'
+        f'??? question "{answer}"\n\n    <!-- dlp:predict-answer -->\n'
     )
 
 
 START_METHODS_SHOWN = ("fork", "forkserver", "spawn")
+QUESTIONS = {
+    "fork": N_("under **fork** (Linux, Python ≤ 3.13)?"),
+    "forkserver": N_("under **forkserver** (Linux, Python ≥ 3.14)?"),
+    "spawn": N_("under **spawn** (Windows, macOS)?"),
+}
 
 
 def predict_answer(case: Case, found: list[Column], confirmed=lambda *key: False) -> str:
     """The observed outcomes of both scripts in every column (the real interpreters beside the
     emulations), indented to sit inside the collapsed block."""
     if not found:
-        return t("predict.no-results")
+        return t("No results file is recorded yet: run `nox -s reproduce` and `nox -s verify`.")
     files = ", ".join(sorted({f"`{c.source.path.name}`" for c in found}))
     text = (
-        t("predict.answer-intro", files=files)
+        t(
+            ("From the results files ({files}), not typed in: `broken.py` and `fixed.py` in each column."),
+            files=files,
+        )
         + "\n\n"
         + observed_table(case, found, confirmed, limit=SIGNATURE_WIDTH)
     )
@@ -110,7 +132,7 @@ FIRST_CASE = "03"  # the one the home page runs: short, and it fails under spawn
 def _get_the_code(repo_url: str | None) -> list[tuple[str, str]]:
     """Clone the repository (from `repo_url` in mkdocs.yml; a placeholder where none is set)."""
     address = repo_url or "REPOSITORY"
-    return [(f"git clone {address} {CLONE_FOLDER}", t("code.clone")), (f"cd {CLONE_FOLDER}", "")]
+    return [(f"git clone {address} {CLONE_FOLDER}", t("the code")), (f"cd {CLONE_FOLDER}", "")]
 
 
 def _commands(commands: list[tuple[str, str]]) -> str:
@@ -121,13 +143,38 @@ def _commands(commands: list[tuple[str, str]]) -> str:
 
 
 def _unset(repo_url: str | None) -> str:
-    return "" if repo_url else t("code.unset") + "\n\n"
+    return (
+        ""
+        if repo_url
+        else t(
+            "`REPOSITORY` stands for the repository's address, which this build of the site "
+            "does not know: whoever publishes it sets `repo_url` in `mkdocs.yml`."
+        )
+        + "\n\n"
+    )
 
 
 def get_the_code(repo_url: str | None) -> str:
     """The home page's first commands: get the code, run one case."""
-    commands = [*_get_the_code(repo_url), (f"pipx run nox -s reproduce -- {FIRST_CASE}", t("code.run-one"))]
-    return f"{t('code.intro')}\n\n{_commands(commands)}\n\n{_unset(repo_url)}{t('code.after')}\n"
+    commands = [
+        *_get_the_code(repo_url),
+        (
+            f"pipx run nox -s reproduce -- {FIRST_CASE}",
+            t("case 03 under every profile: broken.py fails under spawn and forkserver"),
+        ),
+    ]
+    intro, after = (
+        t(
+            "**Run a case yourself** (Python 3.10+, git and pipx: `sudo apt install "
+            "python3-venv pipx git` on Debian and Ubuntu, `brew install pipx` on macOS; the "
+            "README has Windows):"
+        ),
+        t(
+            "Without `-- 03` it runs every case. On Linux the first run downloads torch's "
+            "CPU-only build, about 200 MB."
+        ),
+    )
+    return f"{intro}\n\n{_commands(commands)}\n\n{_unset(repo_url)}{after}\n"
 
 
 def exercise(case: Case, repo_url: str | None = None) -> str:
@@ -138,20 +185,44 @@ def exercise(case: Case, repo_url: str | None = None) -> str:
     shm = f"--shm-mb {case.dev_shm_mb:g} " if case.dev_shm_mb else ""
     commands = [
         *_get_the_code(repo_url),
-        (f"pipx run nox -s reproduce -- {number}", t("exercise.see")),
-        (f"cp {_folder(case)}/broken.py {copy}", t("exercise.copy")),
-        (f"pipx run nox -s check -- {stdin}{shm}--full {copy}", t("exercise.check")),
+        (f"pipx run nox -s reproduce -- {number}", t("watch broken.py fail, as above")),
+        (f"cp {_folder(case)}/broken.py {copy}", t("your copy: edit it")),
+        (
+            f"pipx run nox -s check -- {stdin}{shm}--full {copy}",
+            t("runs it under every profile, to its end, and lints it"),
+        ),
     ]
     notes = [_unset(repo_url).strip()] if not repo_url else []
     if case.via_stdin:
-        notes.append(t("exercise.stdin"))
+        notes.append(t("The case runs as a notebook does, so `check` reads the code on standard input."))
     if case.dev_shm_mb:
-        notes.append(t("exercise.shm", mb=f"{case.dev_shm_mb:g}"))
+        notes.append(
+            t(
+                (
+                    "`--shm-mb {mb}` gives the runs a {mb} MB `/dev/shm`, as in a Docker container "
+                    "(Linux only)."
+                ),
+                mb=f"{case.dev_shm_mb:g}",
+            )
+        )
     if "gpu" in case.needs:
-        notes.append(t("exercise.gpu"))
+        notes.append(t("This case needs a CUDA GPU: without one, its runs are `skipped`, not judged."))
     extra = "".join(f"{note}\n\n" for note in notes)
     block = _commands(commands)
-    return f"## {t('exercise.heading')}\n\n{t('exercise.intro')}\n\n{block}\n\n{extra}{t('exercise.done')}\n"
+    heading, intro, done = (
+        t("Exercise"),
+        t(
+            "Without reading `fixed.py` yet: change your own copy of `broken.py` so that it "
+            "runs under spawn and forkserver as well as under fork, then let the harness "
+            "judge it."
+        ),
+        t(
+            "You are done when `check` finds no pitfall: every profile **ok** and no lint "
+            "finding. Then compare your change with the diff below. `dataloader-pitfalls "
+            "check` (or `dlp check`) does the same where the package is installed."
+        ),
+    )
+    return f"## {heading}\n\n{intro}\n\n{block}\n\n{extra}{done}\n"
 
 
 def diff(case: Case) -> str:
@@ -164,7 +235,7 @@ def diff(case: Case) -> str:
 def observed_table(case: Case, found: list[Column], confirmed, limit: int = OBSERVED_WIDTH) -> str:
     """One row per column (grouped by system, as on the comparison page), broken and fixed side by
     side, each with its signature in full."""
-    rows = [t("observed.head"), "| --- | --- | --- |"]
+    rows = [t("| column | broken.py | fixed.py |"), "| --- | --- | --- |"]
     for column in found:
         cells = [
             badges.full(r, badges.notes(case, v, column, r, confirmed), limit)
@@ -179,7 +250,7 @@ def observed(case: Case, found: list[Column], confirmed=lambda *key: False) -> s
     """Every column's runs of the case in one table, the stacks of its hangs, and the files they
     come from."""
     if not found:
-        return t("observed.none")
+        return t('!!! warning "No results recorded"\n    Run `nox -s reproduce` and `nox -s verify`.\n')
     stacks = [_stacks(c.get(case.name, v)) for c in found for v in VARIANTS]
     described = dict.fromkeys(c.source.describe() for c in found)  # each file once, in column order
     files = "\n".join(f"- {text}" for text in described)
@@ -187,7 +258,7 @@ def observed(case: Case, found: list[Column], confirmed=lambda *key: False) -> s
         [
             observed_table(case, found, confirmed),
             *(s for s in stacks if s),
-            t("observed.from-files"),
+            t("The results files they come from:"),
             "",
             files,
             "",
@@ -205,14 +276,16 @@ def _stacks(result: RunResult | None) -> str:
             continue
         _, _, rest = text.partition("\n")  # after the "# pid …" header line
         current = rest[rest.find("Current thread") :] if "Current thread" in rest else rest
-        excerpts.append(t("stacks.python", pid=pid) + "\n\n" + _code(current, "text"))
+        excerpts.append(t("Python stack of worker {pid}:", pid=pid) + "\n\n" + _code(current, "text"))
         native = result.native_stacks.get(pid)
         if native:
-            excerpts.append(t("stacks.native", pid=pid) + "\n\n" + _code(native, "text"))
+            excerpts.append(
+                t("Native stack of worker {pid} (py-spy):", pid=pid) + "\n\n" + _code(native, "text")
+            )
         break  # one worker tells it; the results file has them all
     if not result.native_stacks:
-        excerpts.append(result.native_stacks_note or t("stacks.none"))
-    title = t("stacks.title", variant=result.variant, profile=result.profile)
+        excerpts.append(result.native_stacks_note or t("No native stacks were recorded."))
+    title = t("Stacks at the timeout: {variant}, {profile}", variant=result.variant, profile=result.profile)
     body = "\n\n".join(excerpts)
     return f'??? note "{title}"\n\n' + "\n".join("    " + line for line in body.splitlines()) + "\n"
 
@@ -222,19 +295,25 @@ def _code(text: str, language: str) -> str:
     return f"```{language}\n" + "\n".join(lines) + "\n```"
 
 
+SEEN = {
+    "native": N_("observed natively."),
+    "emulated": N_("emulated here as: {how}."),
+    "wine": N_("run here by {how}: Windows' own binaries, on Linux, not Windows."),
+}
+
+
 def profiles_list(reference: Recorded | None) -> str:
     """What each column imposes in every process, how this machine imitated it, what it cannot show."""
     items = []
-    words = wording.PROFILE_TEXT.get(wording.current(), {})
     for profile in PROFILES.values():
         how = reference.emulation(profile.name) if reference else ""
         kind = reference.how_ran(profile.name) if reference and how else "native"
-        seen = t(f"profiles.{kind}", how=badges.literal(how))
-        imposes, limits = (words.get(text, text) for text in (profile.imposes, profile.limits))
+        seen = t(SEEN[kind], how=how_words.described(how))
+        imposes, limits = (t(text) if text else "" for text in (profile.imposes, profile.limits))
         items.append(
             t(
-                "profiles.item",
-                title=profile.title,
+                "- **{title}** (`--profile {name}`): {imposes} In the table: {seen} {limits}",
+                title=t(profile.title),
                 name=profile.name,
                 imposes=imposes,
                 seen=seen,
@@ -330,14 +409,13 @@ CAUSE_PROFILES = profiles.shown_in("causes")
 
 def cause_table(cases: list[Case], reference: Recorded | None) -> str:
     by_name = {case.name: case for case in cases}
-    heads = " | ".join(t("cause.column", profile=profile) for profile in CAUSE_PROFILES)
-    rows = [t("cause.head") + heads + " |", "|---" * (5 + len(CAUSE_PROFILES)) + "|"]
-    words = wording.CAUSES.get(wording.current())
-    missing = [cause[0] for cause in CAUSES if words is not None and cause[0] not in words]
-    if missing:
-        raise KeyError(f"the cause table has no {wording.current()} words for: {', '.join(missing)}")
-    causes = CAUSES if words is None else [(*words[cause[0]], cause[-1]) for cause in CAUSES]
-    for aspect, fork, forkserver, spawn, name in causes:
+    heads = " | ".join(t("broken, {profile}", profile=profile) for profile in CAUSE_PROFILES)
+    rows = [
+        t("| difference | fork | forkserver (3.14.1+) | spawn | shown by | ") + heads + " |",
+        "|---" * (5 + len(CAUSE_PROFILES)) + "|",
+    ]
+    for *words, name in CAUSES:
+        aspect, fork, forkserver, spawn = (t(text) for text in words)
         case = by_name.get(name)
         if case is None:
             raise KeyError(f"the cause table names case {name}, which does not exist")
@@ -352,6 +430,10 @@ def cause_table(cases: list[Case], reference: Recorded | None) -> str:
 
 def recorded_list(recorded: list[Recorded]) -> str:
     if not recorded:
-        return t("recorded.none")
+        return t('!!! warning "No results recorded yet"\n    Run `nox -s reproduce` and `nox -s verify`.\n')
     items = "\n".join(f"- {r.describe()}" for r in recorded)
-    return t("recorded.title") + "\n\n" + "\n".join("    " + line for line in items.splitlines())
+    return (
+        t('!!! info "Where these observations come from"')
+        + "\n\n"
+        + "\n".join("    " + line for line in items.splitlines())
+    )

@@ -96,15 +96,23 @@ def memory_plot(source: Recorded) -> tuple[bytes, str] | None:
                 growth = max(w["growth_mb"] for w in summary)
                 baseline = max(w["baseline_mb"] for w in summary)
                 facts.append(
-                    t("plot.memory.fact", variant=variant, profile=method, baseline=f"{baseline:.0f}",
-                      growth=f"{growth:.0f}")
-                )  # fmt: skip
-        axis.set_title(t("plot.memory.title", profile=method))
-        axis.set_xlabel(t("plot.memory.x"))
+                    t(
+                        "{variant} under {profile}: baseline ≤ {baseline} MB, growth ≤ {growth} MB",
+                        variant=variant,
+                        profile=method,
+                        baseline=f"{baseline:.0f}",
+                        growth=f"{growth:.0f}",
+                    )
+                )
+        axis.set_title(t("{profile}: each worker's private memory (USS)", profile=method))
+        axis.set_xlabel(t("seconds since the script started"))
         axis.set_ylabel("MB")
         axis.grid(alpha=0.3)
         axis.legend()
-    return _png(figure), t("plot.memory.alt", facts=t("figure.list_separator").join(facts))
+    return _png(figure), t(
+        ("Worker memory over time for case 06, broken (Python list) against fixed (numpy array): {facts}"),
+        facts=t(", ").join(facts),
+    )
 
 
 def startup_wait_plot(found: list[Column]) -> tuple[bytes, str] | None:
@@ -114,29 +122,44 @@ def startup_wait_plot(found: list[Column]) -> tuple[bytes, str] | None:
     if not rows:
         return None
     figure, axes = plt.subplots(1, 2, figsize=(10, 0.55 * len(rows) + 1.6), sharey=True)
-    panels = (("first", t("plot.wait.first")), ("later", t("plot.wait.later")))
+    panels = (
+        ("first", t("first epoch: wait for its first batch")),
+        ("later", t("later epochs: mean wait for their first batch")),
+    )
     height = 0.38
     for axis, (which, title) in zip(axes, panels, strict=True):
         for offset, variant in ((-height / 2, "broken"), (height / 2, "fixed")):
             values = [_wait(_epochs(c, variant), which) for c in rows]
             positions = [row + offset for row in range(len(rows))]
             drawn = [(p, v) for p, v in zip(positions, values, strict=True) if v is not None]
-            bars = axis.barh([p for p, _ in drawn], [v for _, v in drawn], height, color=COLOURS[variant],
-                             label=variant)  # fmt: skip
+            bars = axis.barh(
+                [p for p, _ in drawn], [v for _, v in drawn], height, color=COLOURS[variant], label=variant
+            )
             axis.bar_label(bars, labels=[f"{v:.2f}" for _, v in drawn], fontsize=7, padding=2)
         axis.set_xscale("log")
         axis.set_title(title)
-        axis.set_xlabel(t("plot.wait.x"))
+        axis.set_xlabel(t("seconds (log scale)"))
         axis.grid(axis="x", alpha=0.3)
     axes[0].set_yticks(range(len(rows)), [_label(c) for c in rows], fontsize=8)
     axes[0].invert_yaxis()
     axes[1].legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
     facts = [
-        t("plot.wait.fact", column=_one_line(c), broken=_said(_wait(_epochs(c, "broken"), "later")),
-          fixed=_said(_wait(_epochs(c, "fixed"), "later")))
+        t(
+            "{column}: broken {broken}, fixed {fixed}",
+            column=_one_line(c),
+            broken=_said(_wait(_epochs(c, "broken"), "later")),
+            fixed=_said(_wait(_epochs(c, "fixed"), "later")),
+        )
         for c in rows
-    ]  # fmt: skip
-    return _png(figure), t("plot.wait.alt", facts=t("figure.list_separator").join(facts))
+    ]
+    return _png(figure), t(
+        (
+            "Case 13 in every column: how long each epoch waited for its first batch, broken "
+            "(new workers every epoch) against fixed (persistent workers); later epochs: "
+            "{facts}"
+        ),
+        facts=t(", ").join(facts),
+    )
 
 
 def _epochs(column: Column, variant: str) -> list[dict]:
@@ -170,16 +193,30 @@ def run_time_plot(cases: list[str], found: list[Column]) -> tuple[bytes, str] | 
         results = [column.get(case, "fixed") for case in cases]
         ran = [(n, r.duration_s) for n, r in enumerate(results) if r is not None and r.outcome.was_judged]
         hatch = "//" if column.kind == "emulated" else None
-        axis.bar([n + offset for n, _ in ran], [s for _, s in ran], width, color=colours[index % 10],
-                 hatch=hatch, edgecolor="white", linewidth=0.3, label=_one_line(column))  # fmt: skip
+        axis.bar(
+            [n + offset for n, _ in ran],
+            [s for _, s in ran],
+            width,
+            color=colours[index % 10],
+            hatch=hatch,
+            edgecolor="white",
+            linewidth=0.3,
+            label=_one_line(column),
+        )
         skipped = [n for n, r in enumerate(results) if r is not None and r.outcome is Outcome.SKIPPED]
-        axis.plot([n + offset for n in skipped], [0] * len(skipped), "x", color=colours[index % 10],
-                  markersize=5, clip_on=False)  # fmt: skip
-    axis.plot([], [], "x", color="#555", label=t("plot.runtime.skipped"))
+        axis.plot(
+            [n + offset for n in skipped],
+            [0] * len(skipped),
+            "x",
+            color=colours[index % 10],
+            markersize=5,
+            clip_on=False,
+        )
+    axis.plot([], [], "x", color="#555", label=t("skipped (not run there)"))
     axis.set_xticks(range(len(cases)), [case.split("_", 1)[0] for case in cases])
-    axis.set_xlabel(t("plot.runtime.x"))
-    axis.set_ylabel(t("plot.runtime.y"))
-    axis.set_title(t("plot.runtime.title"))
+    axis.set_xlabel(t("case (fixed script)"))
+    axis.set_ylabel(t("seconds, start to exit"))
+    axis.set_title(t("Time to run each fixed script, per column"))
     axis.grid(axis="y", alpha=0.3)
     axis.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=3, fontsize=8, frameon=False)
     means = []
@@ -188,4 +225,7 @@ def run_time_plot(cases: list[str], found: list[Column]) -> tuple[bytes, str] | 
         seconds = [r.duration_s for r in ran if r and r.outcome.was_judged]
         if seconds:
             means.append(f"{_one_line(column)} {sum(seconds) / len(seconds):.1f} s")
-    return _png(figure), t("plot.runtime.alt", means=t("figure.list_separator").join(means))
+    return _png(figure), t(
+        ("Bar chart of the time each fixed script took from start to exit, per column; mean {means}"),
+        means=t(", ").join(means),
+    )

@@ -8,6 +8,7 @@ from pathlib import Path
 from .. import profiles, results
 from ..results import ResultsFile, RunResult
 from ..run.launch import How
+from .wording import t
 
 
 @dataclass(frozen=True)
@@ -68,11 +69,13 @@ class Recorded:
 
     def describe(self) -> str:
         env = self.environment
-        return (
-            f"`{self.path.name}`: {env.get('os')} {env.get('os_release', '')}, Python {env.get('python')}, "
-            f"torch {env.get('torch')}, numpy {env.get('numpy')}, OpenCV {env.get('opencv') or 'none'}, "
-            f"{env.get('cpu_count')} CPUs; recorded {env.get('recorded_at')}"
-        )
+        return t(
+            "`{file}`: {system}, Python {python}, torch {torch}, numpy {numpy}, OpenCV {opencv}, "
+            "{cpus} CPUs; recorded {at}",
+            file=self.path.name, system=f"{env.get('os')} {env.get('os_release', '')}".strip(),
+            python=env.get("python"), torch=env.get("torch"), numpy=env.get("numpy"),
+            opencv=env.get("opencv") or t("none"), cpus=env.get("cpu_count"), at=env.get("recorded_at"),
+        )  # fmt: skip
 
 
 def load_all(results_dir: Path) -> list[Recorded]:

@@ -7,6 +7,8 @@ from ..cases import VARIANTS, Case
 from ..outcomes import Outcome
 from ..results import RunResult
 from ..tracebacks import find_exceptions
+from . import how_words
+from .badges import literal
 from .results_data import Recorded
 from .wording import t
 
@@ -34,16 +36,28 @@ def block(case: Case, reference: Recorded | None) -> str:
     ]
     if not parts:
         return ""
-    body = "\n\n".join([t("windows.intro"), *parts])
-    title = t("windows.title", how=reference.emulation(foreign[0]))
+    body = "\n\n".join(
+        [
+            t(
+                "Run by the harness with the official Windows binaries under Wine, not on "
+                "Windows; the times are Wine's, not Windows'."
+            ),
+            *parts,
+        ]
+    )
+    title = t(
+        "On Windows: what Windows' own Python and torch printed ({how}, on Linux)",
+        how=how_words.plain(reference.emulation(foreign[0])),
+    )
     return f'!!! info "{title}"\n\n' + "\n".join(f"    {line}".rstrip() for line in body.splitlines()) + "\n"
 
 
 def _variant(result: RunResult) -> str:
     if result.outcome is Outcome.SKIPPED:
-        return t("windows.skipped", variant=result.variant, reason=result.reason)
+        reason = f"<code>{literal(result.reason)}</code>"
+        return t("`{variant}.py`: not run under Wine: {reason}.", variant=result.variant, reason=reason)
     head = t(
-        "windows.variant",
+        "`{variant}.py`: **{outcome}** after {seconds} s.",
         variant=result.variant,
         outcome=result.outcome.value,
         seconds=f"{result.duration_s:.0f}",
@@ -51,7 +65,7 @@ def _variant(result: RunResult) -> str:
     errors = errors_printed(result.output_tail, first=result.signature)
     if errors:
         return head + "\n\n```text\n" + "\n".join(errors) + "\n```"
-    return head + (f" {result.signature}" if result.signature else "")
+    return head + (f" <code>{literal(result.signature)}</code>" if result.signature else "")
 
 
 def errors_printed(output: str, first: str = "") -> list[str]:

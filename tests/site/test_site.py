@@ -160,13 +160,15 @@ def test_case_with_a_readme_missing_in_either_language_fails_the_build(tmp_path,
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_home_page_orders_the_cases_as_lessons(site, lang):
-    from harness.site.wording import LESSONS
+    from harness.site.wording import LESSONS, language, t
 
+    with language(lang):
+        titles = [html.escape(t(title), quote=False) for title, _, _ in LESSONS]
     page = (site / LANGUAGES[lang][0] / "index.html").read_text()
-    path = page[page.index(html.escape(LESSONS[0][0][lang], quote=False)) :]
+    path = page[page.index(titles[0]) :]
     order = [path.index(f'href="cases/{name}/"') for _, _, names in LESSONS for name in names]
     assert order == sorted(order) and len(order) == len(discover())
-    headings = [path.index(html.escape(title[lang], quote=False)) for title, _, _ in LESSONS]
+    headings = [path.index(title) for title in titles]
     assert headings == sorted(headings)
 
 
@@ -529,3 +531,33 @@ def test_pages_cut_nothing_on_a_phone_and_are_kept_as_screenshots(browser, serve
             assert browser.save_screenshot(str(ARTIFACTS / f"{name}-{width}-{lang}.png"))
     finally:
         browser.set_window_size(1400, 2400)
+
+
+# Addressed to English readers on purpose: the home page's pointer to the English course.
+ENGLISH_ON_PURPOSE = {"This course is also in English"}
+
+
+@pytest.mark.slow
+def test_the_chinese_pages_hold_no_english_sentence(site):
+    """Every generated string on a Chinese page comes through the catalog; what stays English is
+    code, a command, an error text, a name or a quotation (tests/site/english.py says which)."""
+    from tests.site.english import english_sentences
+
+    found = {}
+    for page in sorted((site / "zh").rglob("index.html")):
+        for sentence in english_sentences(page.read_text(encoding="utf-8")):
+            if sentence not in ENGLISH_ON_PURPOSE:
+                found.setdefault(sentence, str(page.parent.relative_to(site)))
+    assert found == {}, "English on a Chinese page, outside code, names and quotations"
+
+
+def test_the_english_finder_sees_a_sentence_and_leaves_code_names_and_quotations():
+    from tests.site.english import english_sentences
+
+    page = (
+        "<p>运行后 <code>it prints an error text here</code>，见 <a href='https://x'>What can be pickled "
+        'and unpickled</a>，文档说 "the child process shall be created"。</p>'
+        '<p><span lang="en">lock held at fork</span> 的说明</p>'
+        "<li>emulated here as: spawn on Linux</li>"
+    )
+    assert english_sentences(page) == ["emulated here as: spawn on Linux"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import string
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,43 +23,71 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-def test_every_generated_text_exists_in_every_language_with_the_same_fields():
-    for key, texts in wording.TEXT.items():
-        assert set(texts) == set(wording.LANGUAGES), key
-        assert _fields(texts["zh"]) == _fields(texts["en"]), key
-    for title, intro, _ in wording.LESSONS:
-        assert set(title) == set(intro) == set(wording.LANGUAGES)
-    for lang in wording.LANGUAGES:
-        if lang != wording.DEFAULT:  # each row's words by its English aspect, none left over
-            assert set(wording.CAUSES[lang]) == {cause[0] for cause in pages.CAUSES}
-            assert all(len(words) == 4 for words in wording.CAUSES[lang].values())
+def used_messages() -> dict[str, str]:
+    """{message: where} for every message the site's code translates: the literal first argument of
+    each `t(...)` and `N_(...)` in harness/site/, and the data it passes to `t` (the profiles'
+    titles and words, the cells of the table of differences)."""
+    import ast
 
-
-def test_every_profile_text_has_its_translation_keyed_by_the_english():
-    """The profiles' words (harness/profiles.py) are looked up by their English text, as gettext
-    looks up a message: an English sentence changed without its translation fails here."""
     from harness.profiles import PROFILES
 
-    english = {text for p in PROFILES.values() for text in (p.imposes, p.limits) if text}
-    for lang in wording.LANGUAGES:
-        if lang != wording.DEFAULT:
-            assert set(wording.PROFILE_TEXT[lang]) == english, lang
-    with wording.language("zh"):
-        assert "fork，Linux 上直到 Python 3.13 的默认启动方法。" in pages.profiles_list(None)
+    found = {}
+    for path in sorted((ROOT / "harness" / "site").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            called = getattr(node, "func", None)
+            if isinstance(node, ast.Call) and isinstance(called, ast.Name) and called.id in ("t", "N_"):
+                first = node.args[0] if node.args else None
+                if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                    found.setdefault(first.value, f"{path.name}:{node.lineno}")
+    for profile in PROFILES.values():
+        for text in (profile.title, profile.imposes, profile.limits):
+            if text:
+                found.setdefault(text, f"harness/profiles.py ({profile.name})")
+    for row in pages.CAUSES:
+        for text in row[:4]:
+            found.setdefault(text, "harness/site/pages.py CAUSES")
+    return found
+
+
+@pytest.mark.parametrize("lang", [lang for lang in wording.LANGUAGES if lang != wording.DEFAULT])
+def test_every_message_the_code_uses_is_translated_with_the_same_fields(lang):
+    catalog = wording.catalog(lang)
+    used = used_messages()
+    assert len(used) > 150, "the extraction finds the messages"
+    missing = [f"{where}: {message!r}" for message, where in used.items() if message not in catalog]
+    assert missing == [], f"no translation in {wording.catalog_path(lang)}"
+    fields = [m for m in used if _fields(catalog[m]) != _fields(m)]
+    assert fields == [], "a translation's {fields} differ from its message's"
+
+
+@pytest.mark.parametrize("lang", [lang for lang in wording.LANGUAGES if lang != wording.DEFAULT])
+def test_every_catalog_entry_is_a_message_the_code_uses(lang):
+    stale = sorted(set(wording.catalog(lang)) - set(used_messages()))
+    assert stale == [], f"entries of {wording.catalog_path(lang)} that no code says any more"
+
+
+def test_the_extraction_sees_a_message_in_a_call_and_a_marker(tmp_path, monkeypatch):
+    site = tmp_path / "harness" / "site"
+    site.mkdir(parents=True)
+    (site / "page.py").write_text('x = t("Seen in a call {n}", n=1)\nY = {"a": N_("Marked")}\nz = t(y)\n')
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    found = used_messages()
+    assert {"Seen in a call {n}", "Marked"} <= set(found) and "y" not in found
 
 
 def test_a_cause_row_added_in_english_only_fails_naming_it(monkeypatch):
     added = ("Signals", "inherited", "inherited", "default", "01_missing_main_guard")
     monkeypatch.setattr(pages, "CAUSES", [*pages.CAUSES[:2], added, *pages.CAUSES[2:]])
-    with wording.language("zh"), pytest.raises(KeyError, match="no zh words for: Signals"):
+    with wording.language("zh"), pytest.raises(wording.MissingTranslation, match="translation of 'Signals'"):
         pages.cause_table(discover(), None)
 
 
 def test_text_renders_in_the_current_language_and_names_an_unknown_one():
-    assert wording.t("code.heading") == "The code"
+    assert wording.t("The code") == "The code"
     with wording.language("zh"):
-        assert wording.t("code.heading") == "代码"
-        assert wording.t("cell.mismatch", outcome="crash") == "不一致：预期为 crash"
+        assert wording.t("The code") == "代码"
+        assert wording.t("MISMATCH: expected {outcome}", outcome="crash") == "不一致：预期为 crash"
+        assert "fork，Linux 上直到 Python 3.13 的默认启动方法。" in pages.profiles_list(None)
     assert wording.current() == "en"
     with pytest.raises(ValueError, match="unknown language 'fr'"), wording.language("fr"):
         pass

@@ -19,10 +19,17 @@ from __future__ import annotations
 import platform
 from pathlib import Path
 
-from . import chroot, native, wine
+from . import chroot, native, wine, wine_env
 from .base import BOOT_DIR, CHROOT, NATIVE, WINE, How, Launched, Launcher
 
-__all__ = ["BOOT_DIR", "CHROOT", "NATIVE", "WINE", "How", "Launched", "Launcher", "caps", "choose", "every"]
+__all__ = [
+    "BOOT_DIR", "CHROOT", "DESCRIBED_AS", "NATIVE", "WINE", "How", "Launched", "Launcher", "caps", "choose",
+    "every",
+]  # fmt: skip
+
+# How each launcher of another system's binaries begins the description it records with a run
+# ("Windows binaries under Wine 8.0: CPython 3.13.2 win_amd64, …"), by its name.
+DESCRIBED_AS = {WINE: wine_env.DESCRIPTION_START}
 
 
 def choose(way: str, system: str, here: str | None = None) -> Launcher:
