@@ -229,7 +229,8 @@ def diff(case: Case) -> str:
     """`diff -u broken.py fixed.py`, computed from the files, as a fenced block."""
     broken, fixed = (case.script(v).read_text(encoding="utf-8").splitlines() for v in VARIANTS)
     lines = difflib.unified_diff(broken, fixed, "broken.py", "fixed.py", lineterm="")
-    return "\n".join(["```diff", *lines, "```"])
+    # its long lines wrap (docs/stylesheets/outcomes.css), so that the change is in view
+    return "\n".join(['<div class="dlp-diff" markdown>', "", "```diff", *lines, "```", "", "</div>"])
 
 
 def observed_table(case: Case, found: list[Column], confirmed, limit: int = OBSERVED_WIDTH) -> str:

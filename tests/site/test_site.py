@@ -515,7 +515,8 @@ SCREENSHOTS = [
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("path", SCREENSHOTS)
 def test_pages_cut_nothing_on_a_phone_and_are_kept_as_screenshots(browser, served, lang, path):
-    """420 px: nothing of the article passes the window's edge (code blocks scroll by themselves);
+    """420 px: nothing of the article passes the window's edge (code blocks scroll by themselves,
+    but a diff wraps: the change stays in view);
     each page is kept whole at 1,400 and 420 px in build/test-artifacts/ (not in git)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     name = path.strip("/").replace("/", "_")
@@ -526,6 +527,11 @@ def test_pages_cut_nothing_on_a_phone_and_are_kept_as_screenshots(browser, serve
                 assert browser.execute_script(OVERFLOWING) == [], f"cut at 420 px: {path} ({lang})"
                 page_width = browser.execute_script("return document.documentElement.scrollWidth")
                 assert page_width <= 420, f"a sideways scrollbar at 420 px: {page_width} px"
+                diffs = browser.execute_script(
+                    "return [...document.querySelectorAll('.dlp-diff pre > code')]"
+                    ".map(code => code.scrollWidth - code.clientWidth);"
+                )
+                assert all(hidden <= 1 for hidden in diffs), f"a diff scrolls sideways: {diffs} px hidden"
             height = browser.execute_script("return document.documentElement.scrollHeight")
             browser.set_window_size(width, min(height, 16_000))
             assert browser.save_screenshot(str(ARTIFACTS / f"{name}-{width}-{lang}.png"))
