@@ -9,6 +9,7 @@ from ..cases import Case
 from ..outcomes import Outcome
 from ..profiles import PROFILES
 from ..results import RunResult
+from ..run.launch import How
 from .wording import t
 
 # A shape per outcome, for readers who do not tell the colours apart.
@@ -59,7 +60,7 @@ def notes(case: Case, variant: str, column, result: RunResult | None, confirmed)
     found = []
     if result is not None and result.expected_unverified:
         found.append(t("expected {outcome}, unverified", outcome=result.expected))
-    if column.kind != "native" and column.source is not None:
+    if column.kind != How.NATIVE:
         found += unconfirmed(case, variant, column.profile, confirmed)
     return found
 

@@ -59,25 +59,28 @@ def _cell(case: Case, column: Column, confirmed) -> str:
     label = html.escape(column.label())
     broken, fixed = column.get(case.name, "broken"), column.get(case.name, "fixed")
     notes = badges.notes(case, "broken", column, broken, confirmed)
-    shown = badges.badge(broken) + badges.marks(broken, notes)
-    detail = badges.detail(broken, notes)
-    body = f"<details><summary>{shown}</summary>{detail}</details>" if detail else shown
+    body = _folded(badges.badge(broken) + badges.marks(broken, notes), badges.detail(broken, notes))
     below = _fixed(case, column, fixed, confirmed)
     return f'<td class="dlp-kind-{column.kind}" data-label="{label}">{body}{below}</td>'
+
+
+def _folded(shown: str, detail: str) -> str:
+    """`shown`, opening on a tap or a click to `detail` where there is one."""
+    return f"<details><summary>{shown}</summary>{detail}</details>" if detail else shown
+
+
+FIXED_OK = '<span class="dlp-fixed-ok" title="{title}">✓ fixed</span>'
 
 
 def _fixed(case: Case, column: Column, result: RunResult | None, confirmed) -> str:
     """✓ where fixed.py was ok as expected; its outcome in full where not."""
     notes = badges.notes(case, "fixed", column, result, confirmed)
     if result is not None and result.outcome is Outcome.OK and result.matched is not False and not notes:
-        said = html.escape(t("fixed.py: ok, as expected"))
-        return f'<span class="dlp-fixed-ok" title="{said}">✓ fixed</span>'
+        return FIXED_OK.format(title=html.escape(t("fixed.py: ok, as expected")))
     if result is None:
         return ""
     shown = f'<span class="dlp-fixed">fixed</span> {badges.badge(result)}{badges.marks(result, notes)}'
-    detail = badges.detail(result, notes)
-    body = f"<details><summary>{shown}</summary>{detail}</details>" if detail else shown
-    return f'<div class="dlp-fixed-row">{body}</div>'
+    return f'<div class="dlp-fixed-row">{_folded(shown, badges.detail(result, notes))}</div>'
 
 
 # What each outcome means, for the legend (translated through the catalog).
@@ -99,7 +102,7 @@ def legend() -> str:
     )
     marks = [
         (
-            '<span class="dlp-fixed-ok">✓ fixed</span>',
+            FIXED_OK.format(title=""),
             t("fixed.py: ok (its outcome is shown in full where it is not)"),
         ),
         (

@@ -21,6 +21,7 @@ from matplotlib import font_manager
 from .. import measurements, profiles
 from ..cases import VARIANTS
 from ..outcomes import Outcome
+from ..run.launch import How
 from .columns import Column
 from .results_data import Recorded
 from .wording import t
@@ -192,7 +193,7 @@ def run_time_plot(cases: list[str], found: list[Column]) -> tuple[bytes, str] | 
         offset = (index - (len(found) - 1) / 2) * width
         results = [column.get(case, "fixed") for case in cases]
         ran = [(n, r.duration_s) for n, r in enumerate(results) if r is not None and r.outcome.was_judged]
-        hatch = "//" if column.kind == "emulated" else None
+        hatch = "//" if column.kind == How.EMULATED else None
         axis.bar(
             [n + offset for n, _ in ran],
             [s for _, s in ran],
