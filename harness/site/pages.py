@@ -160,7 +160,7 @@ def get_the_code(repo_url: str | None) -> str:
         *_get_the_code(repo_url),
         (
             f"pipx run nox -s reproduce -- {FIRST_CASE}",
-            t("case 03 under every profile: broken.py fails under spawn and forkserver"),
+            t("case {case} under every profile", case=FIRST_CASE),
         ),
     ]
     intro, after = (
@@ -170,8 +170,9 @@ def get_the_code(repo_url: str | None) -> str:
             "README has Windows):"
         ),
         t(
-            "Without `-- 03` it runs every case. On Linux the first run downloads torch's "
-            "CPU-only build, about 200 MB."
+            "Without `-- {case}` it runs every case. On Linux the first run downloads torch's "
+            "CPU-only build, about 200 MB.",
+            case=FIRST_CASE,
         ),
     )
     return f"{intro}\n\n{_commands(commands)}\n\n{_unset(repo_url)}{after}\n"
