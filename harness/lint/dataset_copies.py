@@ -17,14 +17,35 @@ LARGE_KNOWN_LIST = 10_000  # items of a list whose size is known at parse time: 
     "DLP005",
     "iterable-dataset-not-sharded",
     "10_iterable_dataset_duplicates",
-    "IterableDataset.__iter__ never consults get_worker_info(): each worker yields everything",
+    "IterableDataset.__iter__ never consults get_worker_info() and nothing here splits its stream per "
+    "worker: a risk that each worker yields every item",
 )
 def dlp005(facts: ModuleFacts) -> Hits:
-    """An IterableDataset whose __iter__ never asks which worker it is in."""
+    """An IterableDataset whose __iter__ never asks which worker it is in, in a module where no
+    function splits the stream for it either: PyTorch's documentation splits a range per worker in
+    `worker_init_fn`, through `get_worker_info().dataset` (torch.utils.data.IterableDataset,
+    example 2). What the module does not show (a split in another module) stays a risk."""
+    if any(_splits_the_workers_copy(function) for function in facts.functions):
+        return
     for dataset in facts.datasets:
         asks = mentions(dataset.node, "get_worker_info", "worker_info", "shard")
         if dataset.iterable and "__iter__" in dataset.methods and not asks:
             yield dataset.methods["__iter__"], {}
+
+
+def _splits_the_workers_copy(function: ast.FunctionDef) -> bool:
+    """Asks get_worker_info() and sets attributes of the worker's copy of the dataset it gives
+    (`worker_info.dataset.start = …`, or through a name bound to it)."""
+    if not mentions(function, "get_worker_info"):
+        return False
+    reaches = any(isinstance(node, ast.Attribute) and node.attr == "dataset" for node in ast.walk(function))
+    sets = any(
+        isinstance(target, ast.Attribute)
+        for node in ast.walk(function)
+        if isinstance(node, (ast.Assign, ast.AugAssign))
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+    )
+    return reaches and sets
 
 
 @rule(

@@ -125,3 +125,52 @@ def test_a_rule_registered_twice_or_misnamed_is_refused():
         rule("DLP001", "dataloader-outside-main-guard", "01_missing_main_guard", "m")(check)
     with pytest.raises(ValueError, match="'Bad_Name' is not of the form"):
         rule("DLP099", "Bad_Name", "01_missing_main_guard", "m")(check)
+
+
+# PyTorch's documentation, torch.utils.data.IterableDataset, "Example 2: splitting workload across
+# all workers using worker_init_fn" (https://pytorch.org/docs/stable/data.html#torch.utils.data.IterableDataset),
+# as printed there.
+DOCS_ITERABLE_EXAMPLE = """
+import math
+import torch
+
+class MyIterableDataset(torch.utils.data.IterableDataset):
+    def __init__(self, start, end):
+        super(MyIterableDataset).__init__()
+        assert end > start, "this example code only works with end >= start"
+        self.start = start
+        self.end = end
+
+    def __iter__(self):
+        return iter(range(self.start, self.end))
+
+ds = MyIterableDataset(start=3, end=7)
+
+def worker_init_fn(worker_id):
+    worker_info = torch.utils.data.get_worker_info()
+    dataset = worker_info.dataset  # the dataset copy in this worker process
+    overall_start = dataset.start
+    overall_end = dataset.end
+    # configure the dataset to only process the split workload
+    per_worker = int(math.ceil((overall_end - overall_start) / float(worker_info.num_workers)))
+    worker_id = worker_info.id
+    dataset.start = overall_start + worker_id * per_worker
+    dataset.end = min(dataset.start + per_worker, overall_end)
+
+print(list(torch.utils.data.DataLoader(ds, num_workers=2, worker_init_fn=worker_init_fn)))
+"""
+
+
+def test_the_documentations_split_in_worker_init_fn_is_no_finding():
+    """DLP005 looks wherever the stream can be split before it fires (issue 42): the documented
+    split per worker in worker_init_fn gets no finding; a worker_init_fn that only reads
+    get_worker_info() to seed leaves the risk, and says it is one."""
+    # DLP001 is true there: the example makes its loader at module level, with no main guard
+    assert [f.code for f in lint_source(DOCS_ITERABLE_EXAMPLE, "docs_example.py")] == ["DLP001"]
+    seeding_only = DOCS_ITERABLE_EXAMPLE.replace(
+        "    dataset.start = overall_start + worker_id * per_worker\n"
+        "    dataset.end = min(dataset.start + per_worker, overall_end)\n",
+        "    torch.manual_seed(worker_info.seed)\n",
+    )
+    (finding,) = [f for f in lint_source(seeding_only, "seeding.py") if f.code == "DLP005"]
+    assert "a risk that each worker yields every item" in finding.message
