@@ -219,16 +219,27 @@ def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) ->
 
 
 def startup_wait(epochs: list[dict]) -> tuple[float, float] | None:
-    """(seconds, share): how long the complete epochs after the first waited for their first batch
+    """(seconds, share): how long the complete epochs of a loader after its first waited for their first batch
     on average, and the share that was of their time up to their last batch; None without such an
     epoch. The workers' shutdown after the last batch is left out: it is not a start-up cost (and
     under spawn with file_system on Linux and macOS it can take 5 s a worker: `shutdown_wait`)."""
-    later = [e for e in epochs[1:] if e["duration_s"] and e["first_batch_s"] is not None]
+    later = [
+        e
+        for n, e in enumerate(epochs)
+        if e["duration_s"] and e["first_batch_s"] is not None and _iterated_before(e, epochs[:n])
+    ]
     if not later:
         return None
     waited = sum(e["first_batch_s"] for e in later)
     served = sum(e.get("last_batch_s") or e["duration_s"] for e in later)  # older results lack it
     return waited / len(later), waited / served
+
+
+def _iterated_before(epoch: dict, earlier: list[dict]) -> bool:
+    """Whether the epoch's DataLoader had been iterated before it: a later epoch of the same loader,
+    not the first pass of another (a validation loader after a training one). Results recorded
+    before loaders were told apart have no `loader`: one loader, as then assumed."""
+    return any(e.get("loader") == epoch.get("loader") for e in earlier)
 
 
 def shutdown_wait(epochs: list[dict]) -> float | None:
@@ -265,7 +276,7 @@ def startup(results: list[RunResult], case=None) -> Measurement:
         seen = f"{result.profile}: {startup_figures(result.loader_epochs, waited)}"
         verdict = CONFIRMED if waited[1] > threshold else REFUTED
         found.append(Measurement(verdict, f"{seen} (threshold {threshold:.0%})"))
-    return _worst(found, "no run completed a second epoch (--full runs to the end)")
+    return _worst(found, "no loader of any run completed a second epoch (--full runs to the end)")
 
 
 def repeated_stream(results: list[RunResult], case=None) -> Measurement:

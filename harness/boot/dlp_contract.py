@@ -50,7 +50,7 @@ EVENT_FIELDS = {
     "size": ("path", "length"),
     "first_batch": ("seed", "worker", "hash"),
     "rng_used": ("seed", "worker", "path"),
-    "iter": ("epoch", "length", "fd_limit"),
+    "iter": ("epoch", "length", "fd_limit", "loader"),  # loader: which DataLoader, 1, 2, … per process
     "want": ("epoch",),
     "batch": ("epoch", "n", "fds"),
     "end": ("epoch", "n"),

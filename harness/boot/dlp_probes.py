@@ -38,6 +38,7 @@ import dlp_contract as contract
 _WORKER_MODULE = "torch.utils.data._utils.worker"
 _LOADER_MODULE = "torch.utils.data.dataloader"
 _iterator_ids = itertools.count(1)
+_loader_ids = itertools.count(1)
 _PATCHES = {}
 
 
@@ -122,7 +123,9 @@ def install(probe_dir):
         @functools.wraps(original_iter)
         def __iter__(self):
             epoch = next(_iterator_ids)  # persistent workers reuse the iterator: count calls instead
-            record("iter", epoch, _length(self), _fd_limit())
+            if "_dlp_loader" not in self.__dict__:  # a training and a validation loader are two
+                self.__dict__["_dlp_loader"] = next(_loader_ids)
+            record("iter", epoch, _length(self), _fd_limit(), self.__dict__["_dlp_loader"])
             if epoch == 1 and getattr(self, "num_workers", 0):
                 import dlp_logging
 

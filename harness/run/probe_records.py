@@ -42,7 +42,9 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
     first batch and until its last (`last_batch_s`), how many batches it delivered, and, once
     exhausted, how long it took in all (`duration_s`, else None: the time after the last batch is
     the workers' shutdown); its length in batches and the soft open-file limit (None where
-    unknown), and the process's open file descriptors after each batch (`fds`: [batch, count])."""
+    unknown), which DataLoader of the process it was (`loader`: 1, 2, … in the order they were
+    first iterated), and the process's open file descriptors after each batch (`fds`: [batch,
+    count])."""
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
         kind, at = fields[0], float(fields[-1]) - wall_started
@@ -55,6 +57,7 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
                 "duration_s": None,
                 "length": _number(fields[2]),
                 "fd_limit": _number(fields[3]),
+                "loader": int(fields[4]),
                 "fds": [],
             }
         elif kind in ("batch", "end") and fields[1] in epochs:

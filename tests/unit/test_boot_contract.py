@@ -63,6 +63,7 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
         "epoch": "1",
         "length": "4",
         "fd_limit": "1024",
+        "loader": "1",
         "n": "1",
         "fds": "12",
         "seed": "7",
@@ -86,6 +87,7 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     assert probe_records.worker_ready(recorded, 100.0) == {42: 0.5}
     (epoch,) = probe_records.loader_epochs(recorded, 42, 100.0)
     assert (epoch["length"], epoch["fd_limit"], epoch["batches"], epoch["fds"]) == (4, 1024, 1, [[1, 12]])
+    assert epoch["loader"] == 1
     assert probe_records.dataset_sizes(recorded) == {"dataset.items": 4}
     assert probe_records.first_batches(recorded) == {"7": {"0": "ab12"}}
     assert probe_records.logging_records(recorded) == {

@@ -120,6 +120,17 @@ def test_later_epochs_waiting_for_workers_confirm_a_slow_start_short_runs_say_no
     assert measurements.startup([_run(loader_epochs=_epochs((3.0, 4.0)))], case_13).verdict == "unknown"
 
 
+def test_a_validation_loader_after_a_training_one_is_no_later_epoch():
+    """Issue 42: a tutorial iterating its training loader once and its validation loader once has
+    no epoch after the first of any loader: nothing to judge, not a slow start every epoch."""
+    case_13 = SimpleNamespace(slow_startup_share=0.15)
+    train, validation = ({**epoch, "loader": n} for n, epoch in enumerate(_epochs((3.0, 4.0), (3.0, 4.0)), 1))
+    once_each = _run(profile="windows", loader_epochs=[train, validation])
+    assert measurements.startup([once_each], case_13).verdict == measurements.UNKNOWN
+    twice = _run(profile="windows", loader_epochs=[train, validation, {**train}, {**validation}])
+    assert measurements.startup([twice], case_13).confirmed, "each loader's second pass is a later epoch"
+
+
 def test_iterable_workers_with_the_same_first_batch_repeat_the_stream():
     same = measurements.repeated_stream([_run(first_batches={"7": {"0": "ab", "1": "ab"}})])
     assert same.confirmed and "workers 0, 1 of an IterableDataset made the same first batch" in same.text
