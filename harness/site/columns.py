@@ -14,7 +14,7 @@ from ..profiles import PROFILES, SYSTEM_NAMES
 from ..results import RunResult
 from ..run.launch import How
 from . import how_words
-from .results_data import Recorded
+from .results_data import Recorded, observed_columns
 from .wording import N_, t
 
 SYSTEM_ORDER = tuple(SYSTEM_NAMES)  # linux, windows, darwin
@@ -97,9 +97,11 @@ class Column:
 
 def columns(reference: Recorded | None, recorded: list[Recorded]) -> list[Column]:
     """Every (results file, profile) the files ran, in the site's order."""
-    found = [Column(source, profile) for source in recorded for profile in source.profiles_run()]
-    if reference is not None:  # an emulated or foreign column comes only from the reference file
-        found = [c for c in found if c.source is reference or c.kind == How.NATIVE]
+    if reference is None:
+        found = [Column(source, profile) for source in recorded for profile in source.profiles_run()]
+    else:  # an emulated or foreign column comes only from the reference file
+        found = [Column(reference, profile) for profile in reference.profiles_run()]
+        found += [Column(source, profile) for source, profile in observed_columns(recorded, reference)]
     return sorted(found, key=Column.sort_key)
 
 

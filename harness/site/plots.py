@@ -67,10 +67,6 @@ def _label(column: Column) -> str:
     return f"{column.system_name()} · {column.heading()}\n{column.produced_by()}"
 
 
-def _one_line(column: Column) -> str:
-    return column.label()
-
-
 def memory_plot(source: Recorded) -> tuple[bytes, str] | None:
     """Each worker's USS over time for case 06, broken vs fixed, under the profiles chosen for it
     (fork, and spawn emulated: under Wine no worker is sampled from its start)."""
@@ -147,7 +143,7 @@ def startup_wait_plot(found: list[Column]) -> tuple[bytes, str] | None:
     facts = [
         t(
             "{column}: broken {broken}, fixed {fixed}",
-            column=_one_line(c),
+            column=c.label(),
             broken=_said(_wait(_epochs(c, "broken"), "later")),
             fixed=_said(_wait(_epochs(c, "fixed"), "later")),
         )
@@ -202,7 +198,7 @@ def run_time_plot(cases: list[str], found: list[Column]) -> tuple[bytes, str] | 
             hatch=hatch,
             edgecolor="white",
             linewidth=0.3,
-            label=_one_line(column),
+            label=column.label(),
         )
         skipped = [n for n, r in enumerate(results) if r is not None and r.outcome is Outcome.SKIPPED]
         axis.plot(
@@ -225,7 +221,7 @@ def run_time_plot(cases: list[str], found: list[Column]) -> tuple[bytes, str] | 
         ran = (column.get(case, "fixed") for case in cases)
         seconds = [r.duration_s for r in ran if r and r.outcome.was_judged]
         if seconds:
-            means.append(f"{_one_line(column)} {sum(seconds) / len(seconds):.1f} s")
+            means.append(f"{column.label()} {sum(seconds) / len(seconds):.1f} s")
     return _png(figure), t(
         ("Bar chart of the time each fixed script took from start to exit, per column; mean {means}"),
         means=t(", ").join(means),

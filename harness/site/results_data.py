@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,7 +64,7 @@ class Recorded:
         release = f" {env['os_release']}" if self.system == "windows" and env.get("os_release") else ""
         return f"{system}{release} · Python {env.get('python')} · torch {env.get('torch')}"
 
-    @property
+    @functools.cached_property  # built once per file, not at every cell of every table
     def _index(self) -> dict:
         return {r.key: r for r in self.data.results}
 
