@@ -373,8 +373,13 @@ def _end_leftovers(run: _Run) -> list[str]:
     with the script; the kernel is still unmapping their memory), which are only waited for.
     """
     started = time.monotonic()
+    cpu = idleness.CpuWatch(started)  # the run's processes, the launcher's helpers with them
     left = _script_processes(run)
-    while left and time.monotonic() < started + run.launched.grace_s(left):
+    while left:
+        now = time.monotonic()
+        cpu.poll(run.processes(), now)
+        if not run.launched.may_still_end(left, now - started, now - cpu.last_busy):
+            break
         time.sleep(POLL_INTERVAL_S)
         left = _script_processes(run)
     # A process already exiting ended with the script: it is finished off, not reported as left.

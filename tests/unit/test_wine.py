@@ -104,3 +104,50 @@ def test_without_wine_the_header_says_the_column_is_not_run_and_why(monkeypatch)
     outcome_table.print_platform_notes(Console(file=out, width=300), [WINE])
     assert "windows: not run here: Wine is not installed" in out.getvalue()
     assert "environment not described" not in out.getvalue()
+
+
+def _left_after_exit(monkeypatch, code: str) -> tuple[list[str], float]:
+    """What `_end_leftovers` reports of a process still running `code` once the script ended, with
+    the Wine launcher's rule and a 1 s idleness: (its report, seconds it waited)."""
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    from harness.run import runner
+    from harness.run.launch.wine import WineRun
+
+    monkeypatch.setattr(wine, "LEFTOVER_IDLE_S", 1.0)
+    monkeypatch.setattr(wine, "LEFTOVER_LIMIT_S", 30.0)
+    child = subprocess.Popen([sys.executable, "-c", code])
+    kept = psutil.Process(child.pid)
+    launched = types.SimpleNamespace(
+        may_still_end=lambda left, waited_s, idle_s: WineRun.may_still_end(None, left, waited_s, idle_s),
+        is_own_helper=lambda process: False,
+        finish=lambda kill_all: None,
+    )
+    run = types.SimpleNamespace(
+        launched=launched,
+        processes=lambda: [kept] if kept.is_running() and kept.status() != psutil.STATUS_ZOMBIE else [],
+        shared=types.SimpleNamespace(poll=lambda pids, force=False: None),
+    )
+    try:
+        started = time.monotonic()
+        report = runner._end_leftovers(run)
+        return report, time.monotonic() - started
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_under_wine_a_child_still_working_is_waited_for_and_an_idle_one_is_left_over(monkeypatch):
+    """A spawned child still importing the script works (uses the CPU) past any fixed grace: it ends
+    by itself, with the error Windows users see; one waiting on nothing is reported, once idle."""
+    working, waited = _left_after_exit(
+        monkeypatch, "import time\nt = time.time()\nwhile time.time() - t < 3: pass"
+    )
+    assert working == [] and waited >= 2.5, (working, waited)
+    idle, waited = _left_after_exit(monkeypatch, "import time; time.sleep(60)")
+    assert len(idle) == 1 and "time.sleep(60)" in idle[0], idle
+    assert waited < 10, waited

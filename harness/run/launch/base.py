@@ -82,8 +82,9 @@ class Launched(ABC):
         """`by_script_pid` (keyed by the pids the probes name) keyed by this machine's pids."""
 
     @abstractmethod
-    def grace_s(self, left: list) -> float:
-        """How long the processes `left` after the script's exit may take to end by themselves."""
+    def may_still_end(self, left: list, waited_s: float, idle_s: float) -> bool:
+        """Whether the processes `left` after the script's exit may still end by themselves, waited
+        for `waited_s` so far, the run's processes using no CPU for the last `idle_s`."""
 
     @abstractmethod
     def is_own_helper(self, process) -> bool:

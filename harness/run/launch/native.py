@@ -100,9 +100,9 @@ class NativeRun(Launched):
     def by_machine_pid(self, by_script_pid: dict) -> dict:
         return by_script_pid
 
-    def grace_s(self, left: list) -> float:
+    def may_still_end(self, left: list, waited_s: float, idle_s: float) -> bool:
         finishing = all(processes.ends_by_itself(p) or processes.is_exiting(p) for p in left)
-        return CLEANUP_GRACE_S if finishing else LEFTOVER_GRACE_S
+        return waited_s < (CLEANUP_GRACE_S if finishing else LEFTOVER_GRACE_S)
 
     def is_own_helper(self, process) -> bool:
         return False

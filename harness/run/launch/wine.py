@@ -128,8 +128,10 @@ class WineRun(Launched):
     def by_machine_pid(self, by_script_pid: dict) -> dict:
         return self.windows.by_linux_pid(by_script_pid)
 
-    def grace_s(self, left: list) -> float:
-        return wine_env.LEFTOVER_GRACE_S  # a spawned child still starting ends by itself, with its error
+    def may_still_end(self, left: list, waited_s: float, idle_s: float) -> bool:
+        """A spawned child still starting (importing the script, torch with it) ends by itself,
+        with its error: waited for while it works, not once it waits on nothing."""
+        return waited_s < wine_env.LEFTOVER_LIMIT_S and idle_s < wine_env.LEFTOVER_IDLE_S
 
     def is_own_helper(self, process) -> bool:
         return wine_env.is_service(process)

@@ -83,9 +83,13 @@ PATHS = ("TEMP", "TMP", contract.PROBE_DIR)  # TMPDIR stays: wineserver keeps it
 TIMEOUT_FACTOR = 3
 STACKS_WAIT_S = 5.0
 # How long a Windows process of the run may take to end by itself once the script's has: a child
-# spawned just before the parent failed is still starting (its `EOFError: Ran out of input` is what
-# Windows users see), and Wine starts a process in seconds.
-LEFTOVER_GRACE_S = 30.0  # 15 s let case 02's child (still importing torch) outlive it in 3 test matrices
+# spawned just before the parent failed is still starting (it imports the script, torch with it,
+# before it reads the parent's pipe; its `EOFError: Ran out of input` is what Windows users see).
+# Waited for while the run's processes use the CPU, at most LEFTOVER_LIMIT_S: a fixed 15 s, then
+# 30 s, let case 02's or 03's child, still importing torch, outlive its parent in test matrices on a
+# loaded machine. One that used no CPU for LEFTOVER_IDLE_S waits on nothing: it is left over.
+LEFTOVER_LIMIT_S = 150.0
+LEFTOVER_IDLE_S = 10.0
 
 
 # How every result of a run under Wine begins its `emulation`: what produced it, for the site.
