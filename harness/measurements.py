@@ -25,6 +25,10 @@ FD_RISE_PER_BATCH = 0.2  # open descriptors a batch: less is no trend
 FD_MIN_POINTS = 8  # batches with a descriptor count: fewer is no sample
 MEMORY_MIN_SEEN_MB = 8.0  # a worker's growth below this is noise (allocator, first batches)
 SHUTDOWN_NOTED_S = 1.0  # an epoch that goes on this long after its last batch says so
+# Items of an IterableDataset that more than one worker yielded: this many, and this share of a
+# worker's items, is a stream repeated (fewer can be the data's own repeats).
+STREAM_SHARED_MIN = 2
+STREAM_SHARED_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -51,27 +55,73 @@ def _worst(measurements: list[Measurement], nothing: str) -> Measurement:
 
 
 def randomness(results: list[RunResult], case=None) -> Measurement:
-    """Workers of one loader that started a generator they draw from in the same state."""
+    """Workers that draw the same numbers: two workers of one loader iteration whose generator
+    ended their first batch in the same state, or a worker whose generator ended it in the same
+    state in iterations the loader seeded differently (later epochs, other runs): its draws do
+    not follow the loader's seed, so each epoch repeats them. Judged on what was drawn, not on
+    the state a generator started from (a library may reseed it per item)."""
+    found = [m for result in results for m in _across_workers(result)]
+    if found:
+        found.append(_across_seeds(results))
+    measured = _worst(found, "no loader ran with two workers or more: nothing to compare")
+    return Measurement(REFUTED, "; ".join(m.text for m in found)) if measured.refuted else measured
+
+
+def _across_workers(result: RunResult) -> list[Measurement]:
     found = []
+    for paths in result.rng.values():
+        workers = set().union(*(entry["states"] for entry in paths.values()))
+        if len(workers) < 2:
+            continue
+        repeats = [r for r in (_repeated(path, entry) for path, entry in sorted(paths.items())) if r]
+        if repeats:
+            found.append(Measurement(CONFIRMED, f"{result.profile}: " + "; ".join(repeats)))
+            continue
+        text = (
+            f"{result.profile}: {len(workers)} workers drew different numbers from each of "
+            f"{len(paths)} random generators ({', '.join(sorted(paths))}), or never drew from it"
+        )
+        found.append(Measurement(REFUTED, text))
+    return found
+
+
+def _across_seeds(results: list[RunResult]) -> Measurement:
+    """A worker's generator that ended its first batch in the same state under different loader
+    seeds (epochs, runs); unknown where no worker was seen under two seeds."""
+    ends: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = {}
     for result in results:
-        for paths in result.rng.values():
-            workers = set().union(*(entry["states"] for entry in paths.values()))
-            if len(workers) < 2:
-                continue
-            repeats = [_repeated(path, entry) for path, entry in sorted(paths.items())]
-            repeats = [r for r in repeats if r]
-            if repeats:
-                found.append(Measurement(CONFIRMED, f"{result.profile}: " + "; ".join(repeats)))
-            else:
-                found.append(
-                    Measurement(
-                        REFUTED,
-                        f"{result.profile}: {len(workers)} workers started each of {len(paths)} random "
-                        f"generators ({', '.join(sorted(paths))}) from a state of its own, or never drew "
-                        "from it",
-                    )
-                )
-    return _worst(found, "no loader ran with two workers or more: nothing to compare")
+        for seed, paths in result.rng.items():
+            for path, entry in paths.items():
+                for worker, digest in entry.get("ends", {}).items():
+                    ends.setdefault((worker, path), {}).setdefault(digest, set()).add((result.profile, seed))
+    compared = {key: by_end for key, by_end in ends.items() if len(_seeds(by_end.values())) > 1}
+    if not compared:
+        return Measurement(
+            UNKNOWN,
+            "no worker's generators were seen in two loader iterations seeded differently: whether "
+            "its draws repeat in every epoch is not known (run two epochs)",
+        )
+    for (worker, path), by_end in sorted(compared.items()):
+        repeated = next((runs for runs in by_end.values() if len(_seeds([runs])) > 1), None)
+        if repeated:
+            where = ", ".join(f"{profile}: {sum(p == profile for p, _ in repeated)}" for profile in
+                              sorted({p for p, _ in repeated}))  # fmt: skip
+            return Measurement(
+                CONFIRMED,
+                f"`{path}` ended worker {worker}'s first batch in the same state in "
+                f"{len(_seeds([repeated]))} loader iterations seeded differently ({where}): its draws "
+                "do not follow the loader's seed, so every epoch (and every run) repeats them",
+            )
+    iterations = len(_seeds(runs for by_end in compared.values() for runs in by_end.values()))
+    return Measurement(
+        REFUTED,
+        f"each worker drew differently from its generators in each of {iterations} loader iterations "
+        "seeded differently (epochs and runs)",
+    )
+
+
+def _seeds(runs) -> set[str]:
+    return {seed for group in runs for _, seed in group}
 
 
 def _alike(digests: dict[str, str]) -> list[list[str]]:
@@ -83,11 +133,17 @@ def _alike(digests: dict[str, str]) -> list[list[str]]:
 
 
 def _repeated(path: str, entry: dict) -> str:
-    same = [workers for workers in _alike(entry["states"]) if set(workers) & set(entry["used"])]
+    """Workers whose generator `path` ended their first batch in the same state: they drew the
+    same numbers (results recorded before the end states: started alike and drew)."""
+    if "ends" in entry:
+        same, said = _alike(entry["ends"]), "ended its first batch in the same state"
+    else:
+        same = [workers for workers in _alike(entry["states"]) if set(workers) & set(entry["used"])]
+        said = "started from the same state"
     if not same:
         return ""
     groups = " and ".join(", ".join(workers) for workers in same)
-    return f"`{path}` started from the same state in workers {groups}, which drew from it"
+    return f"`{path}` {said} in workers {groups}, which drew from it"
 
 
 def open_files(results: list[RunResult], case=None) -> Measurement:
@@ -280,22 +336,39 @@ def startup(results: list[RunResult], case=None) -> Measurement:
 
 
 def repeated_stream(results: list[RunResult], case=None) -> Measurement:
-    """Workers of an IterableDataset loader whose first batches are the same: each yields the
-    whole stream instead of its share."""
+    """Workers of an IterableDataset loader that yield the same items (by content): each yields
+    the whole stream, or a part of another's, instead of its own share. Judged on every item the
+    workers yielded; their first batches alone say nothing where each shuffles its copy."""
     found = []
     for result in results:
+        found += [_stream(result.profile, s) for s in result.streams.values() if s["workers"] > 1]
         for workers in result.first_batches.values():
-            if len(workers) < 2:
-                continue
-            same = _alike(workers)
+            same = _alike(workers) if len(workers) > 1 else []
             if same:
                 groups = " and ".join(", ".join(w) for w in same)
                 text = f"{result.profile}: workers {groups} of an IterableDataset made the same first batch"
                 found.append(Measurement(CONFIRMED, text))
-            else:
+            elif len(workers) > 1 and not result.streams:  # a record made before the items were
                 text = f"{result.profile}: {len(workers)} workers of an IterableDataset made distinct batches"
                 found.append(Measurement(REFUTED, text))
     return _worst(found, "no IterableDataset loader ran with two workers or more")
+
+
+def _stream(profile: str, stream: dict) -> Measurement:
+    """One loader iteration's items: shared by workers (confirmed), all distinct to the end of
+    every worker's share (refuted), or distinct as far as they were seen (unknown)."""
+    workers, items, shared = stream["workers"], stream["items"], stream["shared"]
+    distinct = stream["distinct"]
+    seen = f"{profile}: {workers} workers of an IterableDataset yielded {items} items, {distinct} distinct"
+    if shared >= max(STREAM_SHARED_MIN, STREAM_SHARED_SHARE * items / workers):
+        return Measurement(CONFIRMED, f"{seen}: {shared} of them came from more than one worker")
+    if stream["whole"]:
+        return Measurement(REFUTED, f"{seen}, to the end of each worker's share; {shared} from more than one")
+    return Measurement(
+        UNKNOWN,
+        f"{seen}, {shared} from more than one, but their shares were not seen to their end (the run "
+        "stopped after its first batches, or the stream is longer than the probe keeps)",
+    )
 
 
 def lost_logs(results: list[RunResult], case=None) -> Measurement:
@@ -369,6 +442,47 @@ def _ancestors(logger: str) -> list[str]:
 
 # Measured only where lint suspects the pitfall: a cost, not a fault (two passes over a small
 # validation set restart its workers too, and that is fine).
+_EFFECTS = {
+    "open-w": "opened {} for writing, emptying it",
+    "open-a": "opened {} to append to it",
+    "open-x": "created {}",
+    "open-+": "opened {} for update",
+    "mkdir": "made the folder {}",
+    "remove": "removed {}",
+    "rename": "renamed {}",
+    "rmtree": "removed the folder tree {}",
+    "truncate": "truncated {}",
+    "connect": "connected to {}",
+    "download": "requested {}",
+}
+EFFECTS_SHOWN = 4
+
+
+def import_side_effects(results: list[RunResult], case=None) -> Measurement:
+    """What the script's top level did when a process imported it again (spawn's workers, the
+    forkserver): files written or emptied, folders made, connections opened. Under fork nothing
+    imports it again, and a top level of imports and definitions does none of it."""
+    found = []
+    for result in results:
+        imported = result.import_effects
+        if not imported:
+            continue
+        again = f"{result.profile}: {imported['processes']} process(es) imported the script again"
+        effects = imported["effects"]
+        if not effects:
+            text = f"{again}; its top level wrote no file, made no folder, opened no connection"
+            found.append(Measurement(REFUTED, text))
+            continue
+        done = [
+            _EFFECTS.get(e["what"], e["what"] + " {}").format(f"`{e['target']}`")
+            + f" (in {e['processes']} of them)"
+            for e in effects[:EFFECTS_SHOWN]
+        ]
+        more = f" and {len(effects) - EFFECTS_SHOWN} more" if len(effects) > EFFECTS_SHOWN else ""
+        found.append(Measurement(CONFIRMED, f"{again}, and its top level " + "; ".join(done) + more))
+    return _worst(found, "no process imported the script again (under fork none does, or no worker started)")
+
+
 ONLY_WHERE_SUSPECTED = {"startup"}
 
 MEASURES: dict[str, Callable[[list[RunResult], object], Measurement]] = {
@@ -378,4 +492,5 @@ MEASURES: dict[str, Callable[[list[RunResult], object], Measurement]] = {
     "open_files": open_files,
     "worker_memory": worker_memory,
     "lost_logs": lost_logs,
+    "import_side_effects": import_side_effects,
 }

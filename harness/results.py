@@ -61,6 +61,8 @@ class RunResult:
     memory: dict | None = None  # per-process series and per-worker summary (see harness.run.memory)
     loader_epochs: list[dict] = field(default_factory=list)  # started_s, first_batch_s, batches, fds…
     first_batches: dict = field(default_factory=dict)  # {loader seed: {worker: hash}} (IterableDataset)
+    streams: dict = field(default_factory=dict)  # {loader seed: {workers, items, distinct, shared, whole}}
+    import_effects: dict = field(default_factory=dict)  # {processes, effects}: the script imported again
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
     logging: dict = field(default_factory=dict)  # main's logging setup, workers' records (dlp_logging)
     rng: dict = field(default_factory=dict)  # {loader seed: {generator path: {worker: state hash}}}

@@ -49,11 +49,15 @@ EVENT_FIELDS = {
     "rng": ("seed", "worker", "path", "hash"),
     "size": ("path", "length"),
     "first_batch": ("seed", "worker", "hash"),
-    "rng_used": ("seed", "worker", "path"),
+    "rng_used": ("seed", "worker", "path", "hash"),  # hash: its state after the first batch
+    "items": ("seed", "worker", "hashes"),  # hashes: comma-separated, "+" once some were left out
+    "items_end": ("seed", "worker"),
     "iter": ("epoch", "length", "fd_limit", "loader"),  # loader: which DataLoader, 1, 2, … per process
     "want": ("epoch",),
     "batch": ("epoch", "n", "fds"),
     "end": ("epoch", "n"),
+    "import_main": (),  # this process imports the main script again (spawn, forkserver)
+    "import_effect": ("what", "target"),  # what the script's top level did then (dlp_imports)
     "logging_setup": ("logger", "level", "handler_level", "propagate", "disabled"),
     "log": ("worker", "logger", "level", "delivered"),
 }

@@ -9,9 +9,13 @@ Each process appends lines to <probe_dir>/<pid>.events:
     size <path> <length> <time>      a list, tuple or dict the Dataset holds, and its length (worker 0)
     first_batch <seed> <worker> <hash> <time>
                                      a hash of the first batch an IterableDataset's worker made
-    rng_used <seed> <worker> <path> <time>
+    items <seed> <worker> <hashes> <time>
+                                     a hash of each item of an IterableDataset worker's batch
+                                     (comma-separated; "+" once the rest were left out)
+    items_end <seed> <worker> <time> that worker's share of the stream ended
+    rng_used <seed> <worker> <path> <hash> <time>
                                      that generator's state had changed by the worker's first
-                                     batch: the worker draws from it
+                                     batch (the worker draws from it), and a hash of it then
     iter <epoch id> <length> <fd limit> <time>
                                      the script started iterating a DataLoader (an epoch) of
                                      `length` batches, under that soft open-file limit (- unknown)
@@ -20,6 +24,8 @@ Each process appends lines to <probe_dir>/<pid>.events:
                                      that epoch delivered its n-th batch; the process had `fds`
                                      open file descriptors then (- where that cannot be read)
     end <epoch id> <n> <time>        that epoch ended after n batches
+    import_main, import_effect       a process imports the main script again, and what its top
+                                     level did to files, folders and the network then (dlp_imports)
     logging_setup, log               how logging is set up in the main process, and what became
                                      of each record a worker logged (dlp_logging)
 
@@ -157,3 +163,6 @@ def install(probe_dir):
         dlp_worker.patch(module, record)
 
     patch_on_import({_WORKER_MODULE: patch_worker, _LOADER_MODULE: patch_loader})
+    import dlp_imports
+
+    dlp_imports.watch(record)

@@ -5,8 +5,12 @@ recorded (dlp_probes lists the lines):
     worker_ready     as the loop starts (the Dataset unpickled, before worker_init_fn)
     rng, size        after torch seeded the worker and the script's worker_init_fn ran: the
                      fingerprints of its random generators, the sizes of the Dataset's lists
-    rng_used         after its first batch: the generators whose state changed since (drawn from)
-    first_batch      for an IterableDataset: a hash of its first batch
+    rng_used         after its first batch: the generators whose state changed since (drawn
+                     from), with a hash of their state then: what the worker drew
+    first_batch      for an IterableDataset: a hash of its first batch, by content
+    items            for an IterableDataset: a hash of each item of a batch, by content (the
+                     first ITEMS_KEPT items of the worker's share; "+" once more were left out)
+    items_end        for an IterableDataset: the worker's share ended (its fetcher stopped)
     log              each record the worker logs, and whether a handler took it (dlp_logging)
 """
 
@@ -14,8 +18,11 @@ import functools
 import hashlib
 import inspect
 import pickle
+import sys
 
 ITERABLE = 1  # torch's _DatasetKind.Iterable
+ITEMS_KEPT = 2048  # items of an IterableDataset worker's share hashed: the first ones
+ITEMS_PER_LINE = 64
 
 
 def patch(module, record):
@@ -34,6 +41,8 @@ def patch(module, record):
             dlp_logging.watch_worker(record, bound.arguments["worker_id"])
             probe = _WorkerProbe(bound.arguments, record)
             bound.arguments["init_fn"], bound.arguments["collate_fn"] = probe.init_fn, probe.collate_fn
+            if probe.iterable:
+                _watch_stream_end()
             args, kwargs = bound.args, bound.kwargs
         except (TypeError, KeyError):  # another torch layout: no fingerprints
             pass
@@ -51,8 +60,11 @@ class _WorkerProbe:
         self.dataset, self.seed = arguments["dataset"], arguments["base_seed"]
         self.worker_id = arguments["worker_id"]
         self.iterable = arguments["dataset_kind"] == ITERABLE
+        self.batched = arguments.get("auto_collation", True)  # collate_fn gets a list of items
         self.started = {}
         self.first = True
+        self.items = 0  # items of its share hashed so far
+        self.items_full = False
 
     def init_fn(self, worker_id):
         if self.script_init is not None:
@@ -71,7 +83,25 @@ class _WorkerProbe:
         if self.first:
             self.first = False
             self._after_first_batch(data)
+        if self.iterable:
+            self._record_items(data if self.batched and isinstance(data, list) else [data])
         return batch
+
+    def _record_items(self, items):
+        """A hash of each item, by content, while fewer than ITEMS_KEPT were; then "+" once."""
+        if self.items_full:
+            return
+        room = ITEMS_KEPT - self.items
+        digests = [_digest(item, 12) for item in items[:room]]
+        self.items += len(digests)
+        if len(items) > room:
+            digests.append("+")
+            self.items_full = True
+        for start in range(0, len(digests), ITEMS_PER_LINE):
+            self.record("items", self.seed, self.worker_id, ",".join(digests[start : start + ITEMS_PER_LINE]))
+
+    def stream_ended(self):
+        self.record("items_end", self.seed, self.worker_id)
 
     def _after_first_batch(self, data):
         import dlp_rng
@@ -79,16 +109,76 @@ class _WorkerProbe:
         if self.iterable:
             self.record("first_batch", self.seed, self.worker_id, _digest(data))
         now = dlp_rng.fingerprints(self.dataset)
-        for path in (p for p, digest in self.started.items() if now.get(p) != digest):
-            self.record("rng_used", self.seed, self.worker_id, _field(path))
+        for path, digest in self.started.items():
+            if now.get(path, digest) != digest:
+                self.record("rng_used", self.seed, self.worker_id, _field(path), now[path])
 
 
 def _field(path):
     return path.replace(" ", "_")
 
 
-def _digest(data):
+def _watch_stream_end():
+    """Records, through the probe that stands in for its collate_fn, when an IterableDataset
+    worker's fetcher stops: its share ended (patched once per worker process)."""
+    fetch_module = sys.modules.get("torch.utils.data._utils.fetch")
+    fetcher = getattr(fetch_module, "_IterableDatasetFetcher", None)
+    if fetcher is None or getattr(fetcher.fetch, "_dlp", False):
+        return
+    original = fetcher.fetch
+
+    @functools.wraps(original)
+    def fetch(self, possibly_batched_index):
+        try:
+            return original(self, possibly_batched_index)
+        except StopIteration:
+            probe = getattr(self.collate_fn, "__self__", None)
+            if isinstance(probe, _WorkerProbe) and not getattr(self, "_dlp_ended", False):
+                self._dlp_ended = True
+                probe.stream_ended()
+            raise
+
+    fetch._dlp = True
+    fetcher.fetch = fetch
+
+
+def _digest(data, length=16):
+    """A hash of `data` by content: two equal tensors (or arrays, lists, dicts of them) hash alike
+    in any process ("-" where it cannot be read). A pickle would not do: torch's holds a new
+    serialization id each time."""
+    hashed = hashlib.sha1()
     try:
-        return hashlib.sha1(pickle.dumps(data)).hexdigest()[:16]
-    except Exception:  # items that do not pickle: no comparison
+        _feed(data, hashed, 0)
+    except Exception:  # items that cannot be read: no comparison
         return "-"
+    return hashed.hexdigest()[:length]
+
+
+def _feed(obj, hashed, depth):
+    if depth > 8:
+        raise ValueError("nested too deep")
+    torch, numpy = sys.modules.get("torch"), sys.modules.get("numpy")
+    if torch is not None and isinstance(obj, torch.Tensor):
+        tensor = obj.detach().cpu().contiguous()
+        hashed.update(f"T{tensor.dtype}{tuple(tensor.shape)}".encode())
+        hashed.update(
+            bytes(tensor.reshape(-1).view(torch.uint8).numpy())
+            if tensor.dim()
+            else repr(tensor.item()).encode()
+        )
+    elif numpy is not None and isinstance(obj, numpy.ndarray):
+        hashed.update(f"A{obj.dtype}{obj.shape}".encode())
+        hashed.update(numpy.ascontiguousarray(obj).tobytes())
+    elif isinstance(obj, dict):
+        hashed.update(b"D")
+        for key in sorted(obj, key=repr):
+            hashed.update(repr(key).encode())
+            _feed(obj[key], hashed, depth + 1)
+    elif isinstance(obj, (list, tuple)):
+        hashed.update(b"L%d" % len(obj))
+        for value in obj:
+            _feed(value, hashed, depth + 1)
+    elif isinstance(obj, (str, bytes, int, float, bool)) or obj is None:
+        hashed.update(repr(obj).encode())
+    else:
+        hashed.update(pickle.dumps(obj))

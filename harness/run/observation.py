@@ -47,6 +47,8 @@ class Observation:
     memory: dict | None = None
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
     first_batches: dict = field(default_factory=dict)  # {loader seed: {worker: hash}} (iterable)
+    streams: dict = field(default_factory=dict)  # {loader seed: items yielded, shared} (iterable)
+    import_effects: dict = field(default_factory=dict)  # what re-importing the script did
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
     logging: dict = field(default_factory=dict)  # the main's logging setup, the workers' records
     rng: dict = field(default_factory=dict)  # the workers' generator fingerprints (events.rng_fingerprints)

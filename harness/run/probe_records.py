@@ -108,17 +108,67 @@ def first_batches(events: dict[int, list[list[str]]]) -> dict[str, dict[str, str
     return found
 
 
+def streams(events: dict[int, list[list[str]]]) -> dict[str, dict]:
+    """{loader seed: {"workers", "items", "distinct", "shared", "whole"}} for IterableDataset
+    loaders: how many workers yielded items, how many items (by a hash of their content), how
+    many distinct, how many of those more than one worker yielded, and whether the record holds
+    every worker's whole share (each stream ended, no item left out)."""
+    by_seed: dict[str, dict[str, list[str]]] = {}
+    cut, ended = set(), set()
+    for _, seed, worker, hashes, _ in _lines(events, "items"):
+        digests = hashes.split(",")
+        cut |= {(seed, worker)} if "+" in digests or "-" in digests else set()
+        by_seed.setdefault(seed, {}).setdefault(worker, []).extend(d for d in digests if d not in "+-")
+    for _, seed, worker, _ in _lines(events, "items_end"):
+        ended.add((seed, worker))
+    found = {}
+    for seed, workers in by_seed.items():
+        owners: dict[str, set[str]] = {}
+        for worker, digests in workers.items():
+            for digest in digests:
+                owners.setdefault(digest, set()).add(worker)
+        found[seed] = {
+            "workers": len(workers),
+            "items": sum(len(d) for d in workers.values()),
+            "distinct": len(owners),
+            "shared": sum(len(o) > 1 for o in owners.values()),
+            "whole": all((seed, w) in ended and (seed, w) not in cut for w in workers),
+        }
+    return found
+
+
+def import_effects(events: dict[int, list[list[str]]]) -> dict:
+    """{"processes": how many processes imported the main script again, "effects": [{"what",
+    "target", "processes"}]}: what the script's top level did then, to files, folders and the
+    network, and in how many of them (harness/boot/dlp_imports.py); {} where none imported it."""
+    importing = {pid for pid, lines in events.items() for fields in lines if fields[0] == "import_main"}
+    if not importing:
+        return {}
+    seen: dict[tuple[str, str], set[int]] = {}
+    for pid, lines in events.items():
+        width = contract.event_width("import_effect")
+        for fields in (f for f in lines if f[0] == "import_effect" and len(f) == width):
+            target = fields[2].replace("%20", " ").replace("%25", "%")
+            seen.setdefault((fields[1], target), set()).add(pid)
+    effects = [
+        {"what": what, "target": target, "processes": len(pids)} for (what, target), pids in seen.items()
+    ]
+    return {"processes": len(importing), "effects": effects}
+
+
 def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, dict]]:
-    """{loader seed: {generator path: {"states": {worker id: state hash}, "used": [worker ids]}}}:
-    for each loader iteration, the state each generator started from in each worker, and the
-    workers that drew from it by their first batch (harness/boot/dlp_rng.py)."""
+    """{loader seed: {generator path: {"states": {worker id: state hash}, "used": [worker ids],
+    "ends": {worker id: state hash}}}}: for each loader iteration, the state each generator
+    started from in each worker, the workers that drew from it by their first batch, and the state
+    it was in then (harness/boot/dlp_rng.py)."""
     found: dict[str, dict[str, dict]] = {}
     for _, seed, worker, path, digest, _ in _lines(events, "rng"):
-        entry = found.setdefault(seed, {}).setdefault(path, {"states": {}, "used": []})
+        entry = found.setdefault(seed, {}).setdefault(path, {"states": {}, "used": [], "ends": {}})
         entry["states"][worker] = digest
-    for _, seed, worker, path, _ in _lines(events, "rng_used"):
+    for _, seed, worker, path, digest, _ in _lines(events, "rng_used"):
         if path in found.get(seed, {}):
             found[seed][path]["used"].append(worker)
+            found[seed][path]["ends"][worker] = digest
     return found
 
 

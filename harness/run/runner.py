@@ -355,6 +355,8 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     observation.rng = probe_records.rng_fingerprints(recorded)
     observation.dataset_sizes = probe_records.dataset_sizes(recorded)
     observation.first_batches = probe_records.first_batches(recorded)
+    observation.streams = probe_records.streams(recorded)
+    observation.import_effects = probe_records.import_effects(recorded)
     observation.logging = probe_records.logging_records(recorded)
     if run.proc.returncode == BOOT_EXIT_CODE:
         observation.boot_failure = run.boot_failure()

@@ -70,6 +70,9 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
         "worker": "0",
         "path": "dataset.items",
         "hash": "ab12",
+        "hashes": "ab12,cd34",
+        "what": "open-w",
+        "target": "train.log",
         "logger": "train",
         "level": "20",
         "handler_level": "0",
@@ -90,6 +93,14 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     assert epoch["loader"] == 1
     assert probe_records.dataset_sizes(recorded) == {"dataset.items": 4}
     assert probe_records.first_batches(recorded) == {"7": {"0": "ab12"}}
+    assert probe_records.streams(recorded) == {
+        "7": {"workers": 1, "items": 2, "distinct": 2, "shared": 0, "whole": True}
+    }
+    assert probe_records.rng_fingerprints(recorded)["7"]["dataset.items"]["ends"] == {"0": "ab12"}
+    assert probe_records.import_effects(recorded) == {
+        "processes": 1,
+        "effects": [{"what": "open-w", "target": "train.log", "processes": 1}],
+    }
     assert probe_records.logging_records(recorded) == {
         "setup": {"train": [20, 0, True, False]},
         "records": [{"logger": "train", "level": 20, "delivered": False, "count": 1, "workers": ["0"]}],

@@ -27,14 +27,58 @@ def test_workers_drawing_from_the_same_state_confirm_duplicated_randomness():
     assert "`dataset.transform.rng` started from the same state in workers 0, 1" in measured.text
 
 
-def test_distinct_states_or_an_unused_generator_refute_it():
-    assert measurements.randomness([_run(rng=_rng({"0": "aa", "1": "bb"}))]).refuted
-    assert measurements.randomness([_run(rng=_rng({"0": "aa", "1": "aa"}, used=()))]).refuted
+def _drawn(ends: dict[str, str], seed="1234", starts=None, path="numpy.random") -> dict:
+    """A loader iteration's record: each worker's generator ends its first batch in `ends`."""
+    states = starts or {worker: "s" + worker for worker in ends}
+    return {seed: {path: {"states": states, "used": list(ends), "ends": ends}}}
 
 
-def test_one_worker_or_no_loader_tells_nothing():
-    assert measurements.randomness([_run(rng=_rng({"0": "aa"}))]).verdict == measurements.UNKNOWN
-    assert measurements.randomness([_run()]).verdict == measurements.UNKNOWN
+def test_an_old_record_started_alike_and_drawn_from_still_confirms_an_unused_one_does_not():
+    assert measurements.randomness([_run(rng=_rng({"0": "aa", "1": "aa"}, used=()))]).verdict != "confirmed"
+
+
+def test_workers_that_drew_the_same_numbers_in_one_iteration_confirm_it():
+    measured = measurements.randomness([_run(rng=_drawn({"0": "e1", "1": "e1"}))])
+    assert measured.confirmed
+    assert "`numpy.random` ended its first batch in the same state in workers 0, 1" in measured.text
+
+
+def test_a_generator_reseeded_per_item_judged_on_what_was_drawn_not_where_it_started():
+    """Issue 42: a library reseeds its transforms' generator per item; every worker starts it in
+    the same state, but what each drew differs: no shared randomness."""
+    alike = {"0": "same", "1": "same"}
+    reseeded = [
+        _run(rng=_drawn({"0": "a1", "1": "b1"}, seed="1", starts=alike)),
+        _run(profile="windows-emulated", rng=_drawn({"0": "a2", "1": "b2"}, seed="2", starts=alike)),
+    ]
+    measured = measurements.randomness(reseeded)
+    assert measured.refuted, measured.text
+    assert "each worker drew differently from its generators in each of 2 loader iterations" in measured.text
+
+
+def test_a_worker_drawing_the_same_numbers_every_epoch_confirms_it_though_workers_differ():
+    """Issue 42: `np.random.seed(worker_id)` in worker_init_fn: the workers differ from each
+    other, but worker 0 draws the same numbers in every epoch (and every run)."""
+    epochs = {**_drawn({"0": "w0", "1": "w1"}, seed="11"), **_drawn({"0": "w0", "1": "w1"}, seed="22")}
+    measured = measurements.randomness([_run(rng=epochs)])
+    assert measured.confirmed, measured.text
+    assert "ended worker 0's first batch in the same state in 2 loader iterations seeded differently" in (
+        measured.text
+    )
+    across_runs = [
+        _run(rng=_drawn({"0": "w0", "1": "w1"}, seed="11")),
+        _run(profile="windows-emulated", rng=_drawn({"0": "w0", "1": "w1"}, seed="33")),
+    ]
+    assert measurements.randomness(across_runs).confirmed
+
+
+def test_one_iteration_per_seed_cannot_refute_a_repeat_across_epochs():
+    """Distinct workers in one loader iteration, the same seed in both runs (a script that seeds
+    torch): whether each epoch repeats is not known, and is not called fine."""
+    same_seed = [_run(rng=_drawn({"0": "w0", "1": "w1"}, seed="5")),
+                 _run(profile="windows-emulated", rng=_drawn({"0": "w0", "1": "w1"}, seed="5"))]  # fmt: skip
+    measured = measurements.randomness(same_seed)
+    assert measured.verdict == measurements.UNKNOWN and "run two epochs" in measured.text
 
 
 def _epoch(fds, length=None, limit=1024, batches=None):
@@ -136,3 +180,29 @@ def test_iterable_workers_with_the_same_first_batch_repeat_the_stream():
     assert same.confirmed and "workers 0, 1 of an IterableDataset made the same first batch" in same.text
     assert measurements.repeated_stream([_run(first_batches={"7": {"0": "ab", "1": "cd"}})]).refuted
     assert measurements.repeated_stream([_run()]).verdict == measurements.UNKNOWN
+
+
+def _stream(shared, whole=True, workers=4, items=320, distinct=None):
+    distinct = distinct or items - shared
+    return {"9": {"workers": workers, "items": items, "distinct": distinct, "shared": shared, "whole": whole}}
+
+
+def test_workers_yielding_the_same_items_in_their_own_order_repeat_the_stream():
+    """Issue 42: each of 4 workers shuffles its copy of the whole stream: the first batches differ,
+    the items do not; that is a repeated stream, never "fine"."""
+    measured = measurements.repeated_stream(
+        [_run(streams=_stream(80, distinct=80), first_batches={"9": {"0": "a", "1": "b"}})]
+    )
+    assert measured.confirmed, measured.text
+    assert (
+        "4 workers of an IterableDataset yielded 320 items, 80 distinct: 80 of them came from more"
+        in measured.text
+    )
+
+
+def test_distinct_items_refute_it_only_when_every_share_was_seen_to_its_end():
+    whole = measurements.repeated_stream([_run(streams=_stream(0, items=80))])
+    assert whole.refuted and "to the end of each worker's share" in whole.text
+    stopped = measurements.repeated_stream([_run(streams=_stream(0, items=80, whole=False))])
+    assert stopped.verdict == measurements.UNKNOWN and "not seen to their end" in stopped.text
+    assert measurements.repeated_stream([_run(streams=_stream(1, items=80))]).refuted, "the data's own repeat"

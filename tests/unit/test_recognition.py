@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from harness.cases import discover
-from harness.diagnose import PITFALL, RISK, diagnose
+from harness.diagnose import PITFALL, diagnose
 from harness.lint import lint_source
 from harness.recognition import held_object
 from harness.results import RunResult
@@ -176,7 +176,17 @@ FEEDS = {
         "",
     ),
     "08": (
-        runs({}),
+        runs(
+            {
+                "spawn": {
+                    "outcome": "ok",
+                    "import_effects": {
+                        "processes": 2,
+                        "effects": [{"what": "mkdir", "target": "wandb/run", "processes": 2}],
+                    },
+                }
+            }
+        ),
         "import os\nfrom torch.utils.data import DataLoader\nos.makedirs('wandb/run', exist_ok=True)\n"
         "def main(ds):\n    return DataLoader(ds, num_workers=2)\n",
     ),
@@ -310,8 +320,7 @@ def test_the_mechanism_is_recognised_in_another_librarys_run(number):
     results, source = FEEDS[number]
     findings = lint_source(source, "train.py") if source else []
     found = {d.case.name[:2]: d for d in diagnose([case], results, findings)}
-    expected = RISK if number == "08" else PITFALL
-    assert number in found and found[number].status == expected, [d.to_json() for d in found.values()]
+    assert number in found and found[number].status == PITFALL, [d.to_json() for d in found.values()]
 
 
 def test_the_object_that_does_not_pickle_is_named_whatever_the_words():

@@ -1,0 +1,46 @@
+"""An IterableDataset reads records and shuffles them through a buffer, "like webdataset", but
+never splits the stream between workers: each of the 4 workers yields every record, in an order of
+its own (the buffer draws from Python's `random`, which torch seeds per worker). The script's own
+output says so: 20 batches where 5 were expected. The workers' first batches differ, so comparing
+them proves nothing; the items they yield overlap.
+
+A shuffle buffer as in the IterableDataset docstring's streams (torch/utils/data/dataset.py, read
+here) without its `get_worker_info()` split.
+
+pitfalls: 10
+risks:
+"""
+
+import random
+
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+
+class ShuffledRecords(IterableDataset):
+    def __init__(self, count, buffer_size=8):
+        self.count, self.buffer_size = count, buffer_size
+
+    def records(self):
+        for index in range(self.count):
+            yield {"id": index, "x": torch.full((4,), float(index))}
+
+    def __iter__(self):
+        buffer = []
+        for record in self.records():
+            buffer.append(record)
+            if len(buffer) >= self.buffer_size:
+                yield buffer.pop(random.randrange(len(buffer)))
+        random.shuffle(buffer)
+        yield from buffer
+
+
+def main():
+    loader = DataLoader(ShuffledRecords(80), batch_size=16, num_workers=4)
+    batches = list(loader)
+    ids = torch.cat([batch["id"] for batch in batches])
+    print(f"{len(batches)} batches (5 expected), {len(ids)} records, {len(set(ids.tolist()))} distinct")
+
+
+if __name__ == "__main__":
+    main()
