@@ -362,6 +362,14 @@ def _stream(profile: str, stream: dict) -> Measurement:
     seen = f"{profile}: {workers} workers of an IterableDataset yielded {items} items, {distinct} distinct"
     if shared >= max(STREAM_SHARED_MIN, STREAM_SHARED_SHARE * items / workers):
         return Measurement(CONFIRMED, f"{seen}: {shared} of them came from more than one worker")
+    dropped, batch_size = stream.get("dropped", 0), stream.get("batch_size", 0)
+    if batch_size and dropped >= batch_size:
+        return Measurement(
+            CONFIRMED,
+            f"{profile}: the {workers} workers of an IterableDataset dropped {dropped} of the "
+            f"{items + dropped} items of their shares, each its own last partial batch (drop_last "
+            f"applies per worker); one process would drop at most {batch_size - 1}",
+        )
     if stream["whole"]:
         return Measurement(REFUTED, f"{seen}, to the end of each worker's share; {shared} from more than one")
     return Measurement(

@@ -51,7 +51,7 @@ EVENT_FIELDS = {
     "first_batch": ("seed", "worker", "hash"),
     "rng_used": ("seed", "worker", "path", "hash"),  # hash: its state after the first batch
     "items": ("seed", "worker", "hashes"),  # hashes: comma-separated, "+" once some were left out
-    "items_end": ("seed", "worker"),
+    "items_end": ("seed", "worker", "dropped", "batch_size"),
     "iter": ("epoch", "length", "fd_limit", "loader"),  # loader: which DataLoader, 1, 2, … per process
     "want": ("epoch",),
     "batch": ("epoch", "n", "fds"),

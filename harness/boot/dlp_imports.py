@@ -18,6 +18,8 @@ import functools
 import os
 import sys
 
+import dlp_contract as contract
+
 EFFECTS_KEPT = 20  # events recorded per process: the first ones
 _WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 _EVENTS = {
@@ -43,7 +45,7 @@ class _Watch:
         if self.main_path is None or self.kept >= EFFECTS_KEPT or self.recording:
             return
         what = _effect(event, args)
-        if what is None or not self._caused_by_script():
+        if what is None or _is_probes(event, args) or not self._caused_by_script():
             return
         self.kept += 1
         self.recording = True
@@ -75,6 +77,15 @@ def _effect(event, args):
             return f"open-{writes}" if writes else None
         return "open-w" if isinstance(flags, int) and flags & _WRITES else None
     return _EVENTS.get(event)
+
+
+def _is_probes(event, args):
+    """The harness's own files (the probes record what the script's loaders do)."""
+    probes = os.environ.get(contract.PROBE_DIR)
+    path = args[0] if args and event != "socket.connect" else None
+    if not probes or not isinstance(path, (str, bytes, os.PathLike)):
+        return False
+    return os.path.abspath(os.fsdecode(path)).startswith(os.path.abspath(probes) + os.sep)
 
 
 def _target(event, args):

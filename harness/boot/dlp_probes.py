@@ -12,7 +12,9 @@ Each process appends lines to <probe_dir>/<pid>.events:
     items <seed> <worker> <hashes> <time>
                                      a hash of each item of an IterableDataset worker's batch
                                      (comma-separated; "+" once the rest were left out)
-    items_end <seed> <worker> <time> that worker's share of the stream ended
+    items_end <seed> <worker> <dropped> <batch size> <time>
+                                     that worker's share of the stream ended; its fetcher
+                                     dropped that many items no batch took (drop_last)
     rng_used <seed> <worker> <path> <hash> <time>
                                      that generator's state had changed by the worker's first
                                      batch (the worker draws from it), and a hash of it then

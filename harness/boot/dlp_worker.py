@@ -10,7 +10,8 @@ recorded (dlp_probes lists the lines):
     first_batch      for an IterableDataset: a hash of its first batch, by content
     items            for an IterableDataset: a hash of each item of a batch, by content (the
                      first ITEMS_KEPT items of the worker's share; "+" once more were left out)
-    items_end        for an IterableDataset: the worker's share ended (its fetcher stopped)
+    items_end        for an IterableDataset: the worker's share ended (its fetcher stopped),
+                     with the items it drew that no batch took (drop_last) and the batch size
     log              each record the worker logs, and whether a handler took it (dlp_logging)
 """
 
@@ -65,6 +66,7 @@ class _WorkerProbe:
         self.first = True
         self.items = 0  # items of its share hashed so far
         self.items_full = False
+        self.collated = 0  # items of its share that went into a batch
 
     def init_fn(self, worker_id):
         if self.script_init is not None:
@@ -84,7 +86,9 @@ class _WorkerProbe:
             self.first = False
             self._after_first_batch(data)
         if self.iterable:
-            self._record_items(data if self.batched and isinstance(data, list) else [data])
+            items = data if self.batched and isinstance(data, list) else [data]
+            self.collated += len(items)
+            self._record_items(items)
         return batch
 
     def _record_items(self, items):
@@ -100,8 +104,9 @@ class _WorkerProbe:
         for start in range(0, len(digests), ITEMS_PER_LINE):
             self.record("items", self.seed, self.worker_id, ",".join(digests[start : start + ITEMS_PER_LINE]))
 
-    def stream_ended(self):
-        self.record("items_end", self.seed, self.worker_id)
+    def stream_ended(self, drawn, batch_size):
+        """Its share ended after `drawn` items: those no batch took were dropped (drop_last)."""
+        self.record("items_end", self.seed, self.worker_id, max(drawn - self.collated, 0), batch_size)
 
     def _after_first_batch(self, data):
         import dlp_rng
@@ -129,17 +134,35 @@ def _watch_stream_end():
 
     @functools.wraps(original)
     def fetch(self, possibly_batched_index):
+        if not isinstance(self.dataset_iter, _Counted):
+            self.dataset_iter = _Counted(self.dataset_iter)
         try:
             return original(self, possibly_batched_index)
         except StopIteration:
             probe = getattr(self.collate_fn, "__self__", None)
             if isinstance(probe, _WorkerProbe) and not getattr(self, "_dlp_ended", False):
                 self._dlp_ended = True
-                probe.stream_ended()
+                batch_size = len(possibly_batched_index) if self.auto_collation else 1
+                probe.stream_ended(self.dataset_iter.count, batch_size)
             raise
 
     fetch._dlp = True
     fetcher.fetch = fetch
+
+
+class _Counted:
+    """An iterator that counts the items it gave."""
+
+    def __init__(self, iterator):
+        self.iterator, self.count = iterator, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        item = next(self.iterator)
+        self.count += 1
+        return item
 
 
 def _digest(data, length=16):

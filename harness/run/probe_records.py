@@ -109,18 +109,23 @@ def first_batches(events: dict[int, list[list[str]]]) -> dict[str, dict[str, str
 
 
 def streams(events: dict[int, list[list[str]]]) -> dict[str, dict]:
-    """{loader seed: {"workers", "items", "distinct", "shared", "whole"}} for IterableDataset
-    loaders: how many workers yielded items, how many items (by a hash of their content), how
-    many distinct, how many of those more than one worker yielded, and whether the record holds
-    every worker's whole share (each stream ended, no item left out)."""
+    """{loader seed: {"workers", "items", "distinct", "shared", "whole", "dropped", "batch_size"}}
+    for IterableDataset loaders: how many workers yielded items, how many items (by a hash of
+    their content), how many distinct, how many of those more than one worker yielded, whether
+    the record holds every worker's whole share (each stream ended, no item left out), and how
+    many items the workers' fetchers dropped at the end of their shares (drop_last), batches of
+    `batch_size`."""
     by_seed: dict[str, dict[str, list[str]]] = {}
-    cut, ended = set(), set()
+    cut, ended, dropped, batch = set(), set(), {}, {}
     for _, seed, worker, hashes, _ in _lines(events, "items"):
         digests = hashes.split(",")
         cut |= {(seed, worker)} if "+" in digests or "-" in digests else set()
         by_seed.setdefault(seed, {}).setdefault(worker, []).extend(d for d in digests if d not in "+-")
-    for _, seed, worker, _ in _lines(events, "items_end"):
+    for _, seed, worker, lost, size, _ in _lines(events, "items_end"):
+        by_seed.setdefault(seed, {}).setdefault(worker, [])  # a worker whose every item was dropped
         ended.add((seed, worker))
+        dropped[seed] = dropped.get(seed, 0) + int(lost)
+        batch[seed] = int(size)
     found = {}
     for seed, workers in by_seed.items():
         owners: dict[str, set[str]] = {}
@@ -133,6 +138,8 @@ def streams(events: dict[int, list[list[str]]]) -> dict[str, dict]:
             "distinct": len(owners),
             "shared": sum(len(o) > 1 for o in owners.values()),
             "whole": all((seed, w) in ended and (seed, w) not in cut for w in workers),
+            "dropped": dropped.get(seed, 0),
+            "batch_size": batch.get(seed, 0),
         }
     return found
 
@@ -145,15 +152,28 @@ def import_effects(events: dict[int, list[list[str]]]) -> dict:
     if not importing:
         return {}
     seen: dict[tuple[str, str], set[int]] = {}
+    width = contract.event_width("import_effect")
     for pid, lines in events.items():
-        width = contract.event_width("import_effect")
-        for fields in (f for f in lines if f[0] == "import_effect" and len(f) == width):
-            target = fields[2].replace("%20", " ").replace("%25", "%")
-            seen.setdefault((fields[1], target), set()).add(pid)
+        done = [(f[1], f[2].replace("%20", " ").replace("%25", "%")) for f in lines
+                if f[0] == "import_effect" and len(f) == width]  # fmt: skip
+        for what, target in _lasting(done):
+            seen.setdefault((what, target), set()).add(pid)
     effects = [
         {"what": what, "target": target, "processes": len(pids)} for (what, target), pids in seen.items()
     ]
     return {"processes": len(importing), "effects": effects}
+
+
+def _lasting(done: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The effects of one import, less a file it created and then removed (a temporary file, as
+    `tempfile.gettempdir()` writes to find a folder it may write in)."""
+    created, removed = set(), set()
+    for what, target in done:
+        if what in ("open-w", "open-x") and target not in removed:
+            created.add(target)
+        elif what == "remove" and target in created:
+            removed.add(target)
+    return [(what, target) for what, target in done if target not in removed]
 
 
 def rng_fingerprints(events: dict[int, list[list[str]]]) -> dict[str, dict[str, dict]]:

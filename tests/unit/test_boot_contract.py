@@ -72,6 +72,8 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
         "hash": "ab12",
         "hashes": "ab12,cd34",
         "what": "open-w",
+        "dropped": "3",
+        "batch_size": "8",
         "target": "train.log",
         "logger": "train",
         "level": "20",
@@ -94,7 +96,15 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     assert probe_records.dataset_sizes(recorded) == {"dataset.items": 4}
     assert probe_records.first_batches(recorded) == {"7": {"0": "ab12"}}
     assert probe_records.streams(recorded) == {
-        "7": {"workers": 1, "items": 2, "distinct": 2, "shared": 0, "whole": True}
+        "7": {
+            "workers": 1,
+            "items": 2,
+            "distinct": 2,
+            "shared": 0,
+            "whole": True,
+            "dropped": 3,
+            "batch_size": 8,
+        }
     }
     assert probe_records.rng_fingerprints(recorded)["7"]["dataset.items"]["ends"] == {"0": "ab12"}
     assert probe_records.import_effects(recorded) == {
@@ -104,4 +114,21 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     assert probe_records.logging_records(recorded) == {
         "setup": {"train": [20, 0, True, False]},
         "records": [{"logger": "train", "level": 20, "delivered": False, "count": 1, "workers": ["0"]}],
+    }
+
+
+def test_a_temporary_file_made_and_removed_by_the_import_is_no_side_effect(tmp_path):
+    """`tempfile.gettempdir()` at the top level writes a file and removes it to find a folder it
+    may write in: nothing lasts. A log emptied by the import lasts, in each process."""
+    lines = [
+        "import_main 1.0",
+        "import_effect open-w tmp/abc123 1.1",
+        "import_effect remove tmp/abc123 1.2",
+        "import_effect open-w train%20log.txt 1.3",
+    ]
+    for pid in (41, 42):
+        (tmp_path / f"{pid}{contract.EVENTS_SUFFIX}").write_text("\n".join(lines) + "\n")
+    assert probe_records.import_effects(probe_records.read(tmp_path)) == {
+        "processes": 2,
+        "effects": [{"what": "open-w", "target": "train log.txt", "processes": 2}],
     }

@@ -206,3 +206,14 @@ def test_distinct_items_refute_it_only_when_every_share_was_seen_to_its_end():
     stopped = measurements.repeated_stream([_run(streams=_stream(0, items=80, whole=False))])
     assert stopped.verdict == measurements.UNKNOWN and "not seen to their end" in stopped.text
     assert measurements.repeated_stream([_run(streams=_stream(1, items=80))]).refuted, "the data's own repeat"
+
+
+def test_workers_dropping_more_than_one_process_could_lose_data():
+    """Issue 42: drop_last applies to each worker's share: with shares smaller than a batch, whole
+    shares are lost, more than the last partial batch one process drops."""
+    lost = {"9": {**_stream(0, items=16)["9"], "dropped": 14, "batch_size": 8}}
+    measured = measurements.repeated_stream([_run(streams=lost)])
+    assert measured.confirmed and "dropped 14 of the 30 items of their shares" in measured.text
+    assert "one process would drop at most 7" in measured.text
+    one_partial = {"9": {**_stream(0, items=16)["9"], "dropped": 7, "batch_size": 8}}
+    assert measurements.repeated_stream([_run(streams=one_partial)]).refuted

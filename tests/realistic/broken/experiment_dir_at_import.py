@@ -1,7 +1,10 @@
 """An experiment folder made when the script is imported, named by the time.
 
-pitfalls:
-risks: 08
+Each worker that imports it again (spawn, forkserver) makes a folder of its own: the runs
+record it (case 08, measured, no longer a lint risk only).
+
+pitfalls: 08
+risks:
 """
 
 import os
