@@ -338,6 +338,22 @@ def test_a_torn_read_under_fork_is_case_02_only_where_lint_found_the_handle():
     assert not runtime_evidence(CASES["02"], torn, linted=False), "a JSON error alone is no open handle"
 
 
+@pytest.mark.parametrize(
+    "torn",
+    [
+        "zipfile.BadZipFile: Bad CRC-32 for file 'sample_0014.npy'",
+        "zlib.error: Error -3 while decompressing data: invalid distance too far back",
+        "zipfile.BadZipFile: Bad magic number for file header",
+    ],
+)
+def test_a_zip_archive_read_through_the_parents_file_object_is_a_torn_read(torn):
+    """Issue 42: forked workers read members of a zip archive the Dataset opened in __init__,
+    one offset for all; the bad CRC or zlib error is case 02 where lint found the archive."""
+    from harness.diagnose import runtime_evidence
+
+    assert runtime_evidence(CASES["02"], runs({"fork": crash(torn)}), linted=True)
+
+
 def test_shared_memory_exhaustion_is_case_16_under_any_profile_and_disk_full_is_not():
     from harness.diagnose import runtime_evidence
 
