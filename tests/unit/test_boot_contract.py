@@ -132,3 +132,17 @@ def test_a_temporary_file_made_and_removed_by_the_import_is_no_side_effect(tmp_p
         "processes": 2,
         "effects": [{"what": "open-w", "target": "train log.txt", "processes": 2}],
     }
+
+
+def test_equal_items_hash_alike_by_content_whatever_their_storage():
+    """The same first batch from two workers (case 10) is told by content: torch's pickle of a
+    tensor names its storage's address, so equal tensors never pickled alike."""
+    import torch
+
+    from harness.boot import dlp_worker
+
+    one = [{"x": torch.tensor([1.0, 2.0]), "id": 3}, (torch.arange(4).view(2, 2)[:, 1], "a")]
+    same = [{"id": 3, "x": torch.tensor([1.0, 2.0])}, (torch.tensor([1, 3]), "a")]
+    assert dlp_worker._digest(one) == dlp_worker._digest(same) != "-"
+    assert dlp_worker._digest([torch.tensor([1.0, 2.5])]) != dlp_worker._digest([torch.tensor([1.0, 2.0])])
+    assert dlp_worker._digest(torch.tensor([1, 2])) != dlp_worker._digest(torch.tensor([1.0, 2.0])), "dtype"
