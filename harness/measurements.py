@@ -88,13 +88,7 @@ def _across_workers(result: RunResult) -> list[Measurement]:
 def _across_seeds(results: list[RunResult]) -> Measurement:
     """A worker's generator that ended its first batch in the same state under different loader
     seeds (epochs, runs); unknown where no worker was seen under two seeds."""
-    ends: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = {}
-    for result in results:
-        for seed, paths in result.rng.items():
-            for path, entry in paths.items():
-                for worker, digest in entry.get("ends", {}).items():
-                    ends.setdefault((worker, path), {}).setdefault(digest, set()).add((result.profile, seed))
-    compared = {key: by_end for key, by_end in ends.items() if len(_seeds(by_end.values())) > 1}
+    compared = {key: by_end for key, by_end in _ends(results).items() if len(_seeds(by_end.values())) > 1}
     if not compared:
         return Measurement(
             UNKNOWN,
@@ -104,8 +98,8 @@ def _across_seeds(results: list[RunResult]) -> Measurement:
     for (worker, path), by_end in sorted(compared.items()):
         repeated = next((runs for runs in by_end.values() if len(_seeds([runs])) > 1), None)
         if repeated:
-            where = ", ".join(f"{profile}: {sum(p == profile for p, _ in repeated)}" for profile in
-                              sorted({p for p, _ in repeated}))  # fmt: skip
+            profiles = sorted({profile for profile, _ in repeated})
+            where = ", ".join(f"{p}: {sum(p == profile for profile, _ in repeated)}" for p in profiles)
             return Measurement(
                 CONFIRMED,
                 f"`{path}` ended worker {worker}'s first batch in the same state in "
@@ -118,6 +112,17 @@ def _across_seeds(results: list[RunResult]) -> Measurement:
         f"each worker drew differently from its generators in each of {iterations} loader iterations "
         "seeded differently (epochs and runs)",
     )
+
+
+def _ends(results: list[RunResult]) -> dict[tuple[str, str], dict[str, set[tuple[str, str]]]]:
+    """{(worker id, generator path): {its state after the first batch: {(profile, loader seed)}}}."""
+    ends: dict[tuple[str, str], dict[str, set[tuple[str, str]]]] = {}
+    for result in results:
+        for seed, paths in result.rng.items():
+            for path, entry in paths.items():
+                for worker, digest in entry.get("ends", {}).items():
+                    ends.setdefault((worker, path), {}).setdefault(digest, set()).add((result.profile, seed))
+    return ends
 
 
 def _seeds(runs) -> set[str]:
@@ -452,9 +457,7 @@ def _ancestors(logger: str) -> list[str]:
 # validation set restart its workers too, and that is fine).
 _EFFECTS = {
     "open-w": "opened {} for writing, emptying it",
-    "open-a": "opened {} to append to it",
     "open-x": "created {}",
-    "open-+": "opened {} for update",
     "mkdir": "made the folder {}",
     "remove": "removed {}",
     "rename": "renamed {}",

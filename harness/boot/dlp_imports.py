@@ -9,9 +9,10 @@ stack, and no other module's top level (a library importing itself, which writes
 lies between. Events (dlp_probes lists the lines):
     import_main               this process imports the main script again
     import_effect <what> <path>
-                              its top level did `what` (open-w, open-a, mkdir, remove, rename,
-                              rmtree, truncate, connect, download) to `path` (relative to the
-                              working folder where inside it; spaces as %20)
+                              its top level did `what` (open-w: opened to write, emptying it;
+                              open-x: created it; mkdir, remove, rename, rmtree, truncate,
+                              connect, download) to `path` (relative to the working folder
+                              where inside it; spaces as %20)
 """
 
 import functools
@@ -21,7 +22,9 @@ import sys
 import dlp_contract as contract
 
 EFFECTS_KEPT = 20  # events recorded per process: the first ones
-_WRITES = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
+# A file opened to be emptied or created; one opened to append to or to update changes nothing
+# by being opened (`logging.basicConfig(filename=...)` opens its log to append), and is left out.
+_EMPTIES = os.O_CREAT | os.O_TRUNC
 _EVENTS = {
     "os.mkdir": "mkdir",
     "os.remove": "remove",
@@ -73,9 +76,11 @@ def _effect(event, args):
         if not isinstance(path, (str, bytes)) or str(path).endswith((".pyc", ".pyc.tmp")):
             return None
         if isinstance(mode, str):
-            writes = next((m for m in ("w", "a", "x", "+") if m in mode), None)
+            writes = next((m for m in ("w", "x") if m in mode), None)
             return f"open-{writes}" if writes else None
-        return "open-w" if isinstance(flags, int) and flags & _WRITES else None
+        return "open-w" if isinstance(flags, int) and flags & _EMPTIES else None
+    if event == "os.mkdir" and isinstance(args[0], (str, bytes, os.PathLike)) and os.path.isdir(args[0]):
+        return None  # makedirs(..., exist_ok=True) of a folder there already: nothing made
     return _EVENTS.get(event)
 
 

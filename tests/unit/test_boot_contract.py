@@ -4,6 +4,7 @@ line read back. Quick: a broken boot module or contract fails here, not only in 
 
 from __future__ import annotations
 
+import os
 import re
 
 import pytest
@@ -146,3 +147,44 @@ def test_equal_items_hash_alike_by_content_whatever_their_storage():
     assert dlp_worker._digest(one) == dlp_worker._digest(same) != "-"
     assert dlp_worker._digest([torch.tensor([1.0, 2.5])]) != dlp_worker._digest([torch.tensor([1.0, 2.0])])
     assert dlp_worker._digest(torch.tensor([1, 2])) != dlp_worker._digest(torch.tensor([1.0, 2.0])), "dtype"
+
+
+SIDE_EFFECTS = """\
+import json, logging, multiprocessing, os, tempfile
+
+logging.basicConfig(filename="appended.log")  # opened to append: changes nothing by itself
+SCRATCH = tempfile.gettempdir()  # writes a file and removes it: nothing lasts
+os.makedirs("out", exist_ok=True)  # there already when a child imports the script: nothing made
+os.makedirs(os.path.join("runs", str(os.getpid())))  # a folder of its own
+with open("out/config.json", "w") as config:
+    json.dump({"lr": 0.1}, config)
+
+
+def work():
+    pass
+
+
+if __name__ == "__main__":
+    child = multiprocessing.Process(target=work)
+    child.start()
+    child.join()
+"""
+
+
+@pytest.mark.parametrize(("profile", "processes"), [("linux", 0), ("windows-emulated", 1), ("linux-3.14", 1)])
+def test_what_the_top_level_does_when_a_child_imports_the_script_is_recorded(tmp_path, profile, processes):
+    """Case 08, from what the runs did: under spawn the child (under forkserver the server)
+    imports the script again and its top level makes the folder and empties the file once more;
+    under fork nothing imports it again."""
+    script = tmp_path / "side_effects.py"
+    script.write_text(SIDE_EFFECTS)
+    observed = run_script(script, PROFILES[profile], RunSettings(timeout_s=30, idle_s=None))
+    assert observed.returncode == 0, observed.output
+    if not processes:
+        assert observed.import_effects == {}
+        return
+    assert observed.import_effects["processes"] == processes, observed.output
+    effects = [
+        (e["what"], e["target"].split(os.sep)[0], e["processes"]) for e in observed.import_effects["effects"]
+    ]
+    assert effects == [("mkdir", "runs", 1), ("open-w", "out", 1)], observed.import_effects
