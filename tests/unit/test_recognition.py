@@ -330,6 +330,23 @@ def test_the_object_that_does_not_pickle_is_named_whatever_the_words():
     assert held_object("TypeError: cannot pickle 'TextIOWrapper' instances") == "TextIOWrapper"
 
 
+def test_a_fork_hang_without_native_stacks_is_case_14_where_lint_found_the_threads_raised():
+    """The realistic set's busy pass: py-spy gave no native stack, the Python stacks show the
+    worker in `__getitem__` only. With set_num_threads(4) found in worker_init_fn the hang is 14,
+    not a lock held at fork (11); without that finding it names nothing of 14."""
+    source = (
+        "import torch\nfrom torch.utils.data import DataLoader\n"
+        "def more_threads(worker_id):\n    torch.set_num_threads(4)\n"
+        "def main(ds):\n    return DataLoader(ds, num_workers=2, worker_init_fn=more_threads)\n"
+    )
+    hung = runs({"fork": hang('  File "train.py", line 23 in __getitem__')})
+    found = {
+        d.case.name[:2]: d.status for d in diagnose(list(CASES.values()), hung, lint_source(source, "t.py"))
+    }
+    assert found.get("14") == PITFALL and "11" not in found, found
+    assert "14" not in {d.case.name[:2] for d in diagnose(list(CASES.values()), hung, [])}
+
+
 def test_a_torn_read_under_fork_is_case_02_only_where_lint_found_the_handle():
     from harness.diagnose import runtime_evidence
 
