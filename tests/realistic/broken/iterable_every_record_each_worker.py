@@ -4,8 +4,11 @@ its own (the buffer draws from Python's `random`, which torch seeds per worker).
 output says so: 20 batches where 5 were expected. The workers' first batches differ, so comparing
 them proves nothing; the items they yield overlap.
 
-A shuffle buffer as in the IterableDataset docstring's streams (torch/utils/data/dataset.py, read
-here) without its `get_worker_info()` split.
+What the IterableDataset docstring warns of (torch/utils/data/dataset.py, read here: "each worker
+process will have a different copy of the dataset object, so it is often desired to configure
+each copy independently to avoid having duplicate data returned from the workers"), behind a
+shuffle buffer of the kind streaming libraries put in front of a stream (written here, not copied
+from one).
 
 pitfalls: 10
 risks:

@@ -2,9 +2,10 @@
 `get_worker_info()`) and shuffles its share through a buffer: the workers' first batches differ
 and no record comes twice.
 
-The IterableDataset docstring's example 1 (torch/utils/data/dataset.py, read here: "splitting
-workload across all workers in `__iter__()`"), with a shuffle buffer drawing from Python's
-`random`, which torch seeds per worker.
+The IterableDataset docstring's example 1 (torch/utils/data/dataset.py, read here: "Example 1:
+splitting workload across all workers in :meth:`__iter__`"), split by every k-th record rather
+than by ranges, with a shuffle buffer drawing from Python's `random`, which torch seeds per
+worker.
 
 pitfalls:
 risks:
