@@ -47,19 +47,24 @@ class _Watch:
     def hook(self, event, args):
         if self.main_path is None or self.kept >= EFFECTS_KEPT or self.recording:
             return
+        self.recording = True
+        try:
+            self._note(event, args)
+        except Exception:  # an error in a hook would fail the script's own operation: none here
+            pass
+        finally:
+            self.recording = False
+
+    def _note(self, event, args):
         what = _effect(event, args)
         if what is None or _is_probes(event, args) or not self._caused_by_script():
             return
         self.kept += 1
-        self.recording = True
-        try:
-            self.record("import_effect", what, _shown(_target(event, args)))
-        finally:
-            self.recording = False
+        self.record("import_effect", what, _shown(_target(event, args)))
 
     def _caused_by_script(self):
         """The script's frame is on the stack, with no other module's top level after it."""
-        frame = sys._getframe(2)
+        frame = sys._getframe(3)  # _note, then hook, then the frame that raised the event
         while frame is not None:
             filename = frame.f_code.co_filename
             if os.path.abspath(filename) == self.main_path:
