@@ -120,7 +120,7 @@ def streams(events: dict[int, list[list[str]]]) -> dict[str, dict]:
     for _, seed, worker, hashes, _ in _lines(events, "items"):
         digests = hashes.split(",")
         cut |= {(seed, worker)} if "+" in digests or "-" in digests else set()
-        by_seed.setdefault(seed, {}).setdefault(worker, []).extend(d for d in digests if d not in "+-")
+        by_seed.setdefault(seed, {}).setdefault(worker, []).extend(d for d in digests if d not in ("+", "-"))
     for _, seed, worker, lost, size, _ in _lines(events, "items_end"):
         by_seed.setdefault(seed, {}).setdefault(worker, [])  # a worker whose every item was dropped
         ended.add((seed, worker))
