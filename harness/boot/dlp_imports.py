@@ -115,6 +115,11 @@ def _shown(text):
 
 
 def watch(record):
+    """Watches this process's import of the main script, where it may make one: only a process
+    that multiprocessing started with `python -c` (spawn's children, the forkserver) imports the
+    script again; the script's own process and the processes fork made are left as they are."""
+    if sys.argv[:1] != ["-c"]:
+        return
     try:
         from multiprocessing import spawn
     except ImportError:

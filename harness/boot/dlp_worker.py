@@ -82,19 +82,21 @@ class _WorkerProbe:
 
     def collate_fn(self, data):
         batch = self.script_collate(data)
-        if self.first:
-            self.first = False
-            self._after_first_batch(data)
+        digests = None
         if self.iterable:
             items = data if self.batched and isinstance(data, list) else [data]
             self.collated += len(items)
-            self._record_items(items)
+            digests = self._record_items(items)
+        if self.first:
+            self.first = False
+            self._after_first_batch(digests)
         return batch
 
     def _record_items(self, items):
-        """A hash of each item, by content, while fewer than ITEMS_KEPT were; then "+" once."""
+        """A hash of each item, by content, while fewer than ITEMS_KEPT were; then "+" once.
+        Returns the hashes (None once the share's first ITEMS_KEPT were hashed)."""
         if self.items_full:
-            return
+            return None
         room = ITEMS_KEPT - self.items
         digests = [_digest(item, 12) for item in items[:room]]
         self.items += len(digests)
@@ -103,16 +105,21 @@ class _WorkerProbe:
             self.items_full = True
         for start in range(0, len(digests), ITEMS_PER_LINE):
             self.record("items", self.seed, self.worker_id, ",".join(digests[start : start + ITEMS_PER_LINE]))
+        return digests
 
     def stream_ended(self, drawn, batch_size):
         """Its share ended after `drawn` items: those no batch took were dropped (drop_last)."""
         self.record("items_end", self.seed, self.worker_id, max(drawn - self.collated, 0), batch_size)
 
-    def _after_first_batch(self, data):
+    def _after_first_batch(self, item_digests):
+        """The generators it drew from; for an IterableDataset, its first batch's hash (made of
+        its items' hashes: equal batches hash alike)."""
         import dlp_rng
 
-        if self.iterable:
-            self.record("first_batch", self.seed, self.worker_id, _digest(data))
+        if item_digests is not None:
+            joined = ",".join(item_digests)
+            unread = "-" in item_digests  # an item that cannot be read: no comparison
+            self.record("first_batch", self.seed, self.worker_id, "-" if unread else _sha1(joined, 16))
         now = dlp_rng.fingerprints(self.dataset)
         for path, digest in self.started.items():
             if now.get(path, digest) != digest:
@@ -163,6 +170,10 @@ class _Counted:
         item = next(self.iterator)
         self.count += 1
         return item
+
+
+def _sha1(text, length):
+    return hashlib.sha1(text.encode()).hexdigest()[:length]
 
 
 def _digest(data, length=16):

@@ -189,6 +189,19 @@ def describe(process: psutil.Process) -> str:
         return f"pid {process.pid}"
 
 
+def catches(pid: int, signum: int) -> bool:
+    """Whether the process handles `signum` itself (Linux: the SigCgt mask in /proc); assumed
+    where that cannot be read (another system, or the process is gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return True
+    for line in status.splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    return True
+
+
 def dump_stacks(processes: list[psutil.Process], probe_dir: Path, wait_s: float = 2.0) -> dict[str, str]:
     """Asks each process for its Python stacks (armed by the boot module) and reads them.
 
@@ -196,13 +209,17 @@ def dump_stacks(processes: list[psutil.Process], probe_dir: Path, wait_s: float 
     """
     headers = {p.pid: describe(p) for p in processes}
     if STACK_TRIGGER == "signal":
-        for process in processes:
+        # Only processes that catch it: SIGUSR1's default action would end the others (a
+        # torch_shm_manager ended so leaves in /dev/shm what it was there to remove).
+        asked = [p for p in processes if catches(p.pid, signal.SIGUSR1)]
+        for process in asked:
             with contextlib.suppress(psutil.Error):
                 process.send_signal(signal.SIGUSR1)
     else:
+        asked = processes
         (probe_dir / contract.DUMP_STACKS_FILE).touch()  # harness/boot/dlp_stacks.py watches for it
     deadline = time.monotonic() + wait_s
-    pending = set(headers)
+    pending = {p.pid for p in asked}
     while pending and time.monotonic() < deadline:
         time.sleep(0.05)
         pending = {pid for pid in pending if not _stack_text(probe_dir, pid)}

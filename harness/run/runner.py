@@ -313,7 +313,10 @@ def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
             workers = len(processes.workers(own, run.main_pids))
             stacks = run.launched.dump_stacks(tree, run.probe_dir, workers)
             observation.stacks, observation.native_stacks, observation.native_stacks_note = stacks
-        processes.terminate(tree)
+        # The cleanup helpers (torch_shm_manager, the resource tracker) outlive their clients to
+        # remove what those shared: ended with them, they would leave it in /dev/shm, the
+        # harness's doing reported as the script's. They end by themselves (_end_leftovers).
+        processes.terminate([p for p in tree if not processes.is_cleanup_helper(p)])
     run.proc.wait()
     if stop is Stop.BATCHES:
         observation.stopped_after_batches = run.progress.batches

@@ -1,5 +1,9 @@
-"""Holds batches in shared memory (file_system strategy) and hangs: killed, it leaves them in /dev/shm."""
+"""Holds batches in shared memory (file_system strategy), loses the helpers that would remove them
+(each process's torch_shm_manager, killed as a crash would end it) and hangs: killed in turn, it
+leaves its segments in /dev/shm. With its helpers alive, they would remove them once it is gone."""
 
+import os
+import signal
 import time
 
 import torch
@@ -16,7 +20,25 @@ class Tensors(Dataset):
         return torch.full((256,), float(index))
 
 
+def own_managers():
+    """The torch_shm_manager processes this script started: a manager leaves its session (setsid)
+    and its parent, but keeps the environment of the process that started it (Linux /proc)."""
+    environment = {key + b"=" + value for key, value in os.environb.items()}
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/comm") as comm, open(f"/proc/{entry}/environ", "rb") as env:
+                if (
+                    comm.read().startswith("torch_shm_manag")
+                    and set(env.read().split(b"\0")[:-1]) == environment
+                ):
+                    yield int(entry)
+        except (OSError, ValueError):
+            continue
+
+
 if __name__ == "__main__":
     kept = [batch for batch in DataLoader(Tensors(), batch_size=8, num_workers=2, persistent_workers=True)]
+    for pid in own_managers():
+        os.kill(pid, signal.SIGKILL)
     print(f"kept {len(kept)} batches", flush=True)
-    time.sleep(600)  # hangs holding them: the harness kills it and its torch_shm_manager
+    time.sleep(600)  # hangs holding them: the harness kills it

@@ -78,3 +78,32 @@ def test_a_zombie_whose_threads_still_run_is_alive_until_ended():
     processes.terminate([process])
     assert child.wait(timeout=5) < 0, "ended by a signal"
     assert not processes.alive(process)
+
+
+CATCHES_SIGUSR1 = (
+    "import faulthandler, signal, sys, time; faulthandler.register(signal.SIGUSR1, file=sys.stderr); "
+    "print('armed', flush=True); time.sleep(60)"
+)
+
+
+def test_only_a_process_that_catches_sigusr1_is_asked_for_its_stacks(tmp_path):
+    """SIGUSR1's default action ends a process: asking a helper that does not catch it (a
+    torch_shm_manager) for stacks would kill it before it removed its clients' segments."""
+    armed = subprocess.Popen(
+        [sys.executable, "-c", CATCHES_SIGUSR1], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    plain = subprocess.Popen(["sleep", "60"])
+    try:
+        assert armed.stdout.readline() == "armed\n"
+        assert processes.catches(armed.pid, signal.SIGUSR1)
+        assert not processes.catches(plain.pid, signal.SIGUSR1)
+        processes.dump_stacks([psutil.Process(armed.pid), psutil.Process(plain.pid)], tmp_path, wait_s=0.5)
+        time.sleep(0.2)
+        assert plain.poll() is None, "the process that does not catch SIGUSR1 was not sent it"
+        assert armed.poll() is None
+    finally:
+        for child in (armed, plain):
+            child.kill()
+            child.wait()
+        armed.stdout.close()
+        armed.stderr.close()
