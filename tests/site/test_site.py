@@ -424,8 +424,9 @@ def test_signatures_keep_their_underscores(site):
 
 @pytest.mark.slow
 def test_a_figure_in_the_prose_follows_its_results_file(tmp_path):
-    """Re-recording the results re-writes the prose: a duration and a memory figure changed in the
-    reference results file change the pages that quote them, in both languages."""
+    """Re-recording the results re-writes the prose and the plots: a duration, a memory figure and
+    case 13's waits changed in the reference results file change the pages and the plots that show
+    them, in both languages."""
     from harness.results import RESULTS_DIR
     from harness.site import results_data
 
@@ -442,6 +443,13 @@ def test_a_figure_in_the_prose_follows_its_results_file(tmp_path):
     ]
     for worker in leak["memory"]["workers"].values():
         worker["growth_mb"] = 432.1
+    (startup,) = [
+        r
+        for r in data["results"]
+        if r["case"] == "13_spawn_startup_cost" and r["variant"] == "broken" and r["profile"] == "linux"
+    ]
+    for epoch in startup["loader_epochs"][1:]:
+        epoch["first_batch_s"] = 6.543
     reference.write_text(json.dumps(data))
     completed = build(tmp_path / "site", DLP_RESULTS_DIR=str(results))
     assert completed.returncode == 0, completed.stderr[-3000:]
@@ -452,6 +460,9 @@ def test_a_figure_in_the_prose_follows_its_results_file(tmp_path):
         assert "<strong>432 MB</strong>" in memory, "the table's growth under fork"
         plotted = re.search(r'alt="([^"]*(?:case 06|案例 06)[^"]*)"', memory)[1]
         assert "≤ 432 MB" in plotted, "the plot, drawn anew from the changed file"
+        waits = (tmp_path / "site" / lang / "cases" / "13_spawn_startup_cost" / "index.html").read_text()
+        plotted = re.search(r'alt="([^"]*(?:Case 13|案例 13)[^"]*)"', waits)[1]
+        assert "6.54 s" in plotted, "case 13's plot, drawn anew from the changed file"
         assert "dlp:fig" not in memory, "the markers are gone from the page"
 
 
