@@ -117,9 +117,8 @@ class _WorkerProbe:
         import dlp_rng
 
         if item_digests is not None:
-            joined = ",".join(item_digests)
             unread = "-" in item_digests  # an item that cannot be read: no comparison
-            self.record("first_batch", self.seed, self.worker_id, "-" if unread else _sha1(joined, 16))
+            self.record("first_batch", self.seed, self.worker_id, "-" if unread else _digest(item_digests))
         now = dlp_rng.fingerprints(self.dataset)
         for path, digest in self.started.items():
             if now.get(path, digest) != digest:
@@ -170,10 +169,6 @@ class _Counted:
         item = next(self.iterator)
         self.count += 1
         return item
-
-
-def _sha1(text, length):
-    return hashlib.sha1(text.encode()).hexdigest()[:length]
 
 
 def _digest(data, length=16):
