@@ -32,6 +32,7 @@ class Diagnosis:
     measured: Measurement | None = None
     status: str = PITFALL
     why: str = ""  # for a risk, why the runs could not tell; for fine, what showed it
+    versions: str = ""  # where the runs split by Python version: under which it showed, and not
 
     @property
     def strength(self) -> tuple[int, int, int]:
@@ -59,6 +60,7 @@ class Diagnosis:
             "runtime_evidence": self.runtime,
             "measurement": self.measured.text if self.measured else "",
             "verdict": self.why,
+            "versions": self.versions,
             "lint_evidence": [str(f) for f in self.lint],
         }
 
@@ -74,12 +76,48 @@ def _pattern_evidence(pattern: Pattern, results: list[RunResult]) -> list[str]:
     if pattern.any_run:
         return [_evidence_line(r, pattern) for r in inside if shows(r, pattern)]
     outside = [r for r in results if r.outcome.was_judged and r not in inside]
-    if not inside or not all(shows(r, pattern) for r in inside):
-        return []
-    if any(shows(r, pattern) for r in outside):
+    showing = [r for r in inside if shows(r, pattern)]
+    if not showing or any(shows(r, pattern) for r in outside):
         return []  # the same cause outside these profiles too: not this pitfall
-    # A failure outside them with another cause (fork crashing for some other reason) is no veto.
-    return [_evidence_line(r, pattern) for r in inside]
+    if len(showing) < len(inside) and not version_split(showing, [r for r in inside if r not in showing]):
+        return []
+    # A failure outside them with another cause (fork crashing for some other reason) is no veto,
+    # nor a run inside them under another Python version (the split is said: version_note).
+    return [_evidence_line(r, pattern) for r in showing]
+
+
+def _python(result: RunResult) -> str:
+    return result.how.python if result.how else ""
+
+
+def version_split(showing: list[RunResult], others: list[RunResult]) -> str:
+    """Where the runs that show a pattern and the runs under the same profiles that do not were
+    made with different Python versions (as each run recorded), with no version on both sides:
+    the split in words; "" where there is no such split."""
+    shown = {_python(r) for r in showing}
+    not_shown = {_python(r) for r in others}
+    if not others or "" in shown | not_shown or shown & not_shown:
+        return ""
+
+    def side(runs: list[RunResult]) -> str:
+        by_version = sorted({_python(r) for r in runs})
+        return "; ".join(
+            f"Python {v} ({', '.join(f'{r.profile}: {r.outcome}' for r in runs if _python(r) == v)})"
+            for v in by_version
+        )
+
+    return f"shows under {side(showing)}; not under {side(others)}"
+
+
+def version_note(case: Case, results: list[RunResult], linted: bool = True) -> str:
+    """The Python versions under which the pattern that names the case showed and did not, where
+    the runs under its profiles split by version; "" where they agree (or nothing names it)."""
+    pattern = _naming_pattern(case, results, linted)
+    if pattern is None or pattern.any_run:
+        return ""
+    inside = _inside(pattern, results)
+    showing = [r for r in inside if shows(r, pattern)]
+    return version_split(showing, [r for r in inside if r not in showing])
 
 
 def _evidence_line(result: RunResult, pattern: Pattern) -> str:
@@ -95,14 +133,19 @@ def runtime_evidence(case: Case, results: list[RunResult], linted: bool = True) 
     """The runs that show one of the case's run-time patterns; [] unless a whole pattern holds
     (and, for a pattern that only confirms the case's lint rules, unless one of them found it:
     `linted`)."""
+    pattern = _naming_pattern(case, results, linted)
+    return _pattern_evidence(pattern, results) if pattern else []
+
+
+def _naming_pattern(case: Case, results: list[RunResult], linted: bool) -> Pattern | None:
+    """The first of the case's run-time patterns that the runs show as a whole; None if none."""
     recognition = case.recognition
     for pattern in recognition.patterns if recognition else ():
         if pattern.confirms_lint and not linted:
             continue
-        evidence = _pattern_evidence(pattern, results)
-        if evidence:
-            return evidence
-    return []
+        if _pattern_evidence(pattern, results):
+            return pattern
+    return None
 
 
 def _ran_without_it(case: Case, results: list[RunResult]) -> str:
@@ -177,6 +220,7 @@ def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding
             runtime=runtime_evidence(case, results, linted=bool(lint)),
             lint=lint,
             measured=measure(judged, case) if measure else None,
+            versions=version_note(case, results, linted=bool(lint)),
         )
         if diagnosis.runtime or diagnosis.lint or (diagnosis.measured and diagnosis.measured.confirmed):
             _judge(diagnosis, results)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib.util
 import re
 import sys
 import sysconfig
 from dataclasses import dataclass
 
+from . import recognition
 from .cases import CASES_DIR, Case
 from .measurements import startup_figures, startup_wait
 from .outcomes import Outcome
@@ -148,6 +150,8 @@ def result(
             output_tail=paths.tail(observed.output),
         )
     outcome, signature = judge(observed, judging, paths)
+    if outcome.is_failure and launcher and (gap := launcher.gap_in(observed.output)):
+        return RunResult(**base, outcome=Outcome.SKIPPED, reason=gap, output_tail=paths.tail(observed.output))
     facts = {name: _scrubbed(getattr(observed, name), paths.scrub) for name in SHARED_FIELDS}
     return RunResult(
         **base,
@@ -226,6 +230,34 @@ NO_GPU = re.compile(
     r"Torch not compiled with CUDA enabled|Found no NVIDIA driver|No CUDA GPUs are available"
     r"|CUDA driver initialization failed|no CUDA-capable device"
 )
+
+
+# What CPython raises for a module it cannot find, wherever the import was.
+MODULE_NOT_FOUND = re.compile(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
+
+
+def unless_module_missing_there(result: RunResult, where: str) -> RunResult:
+    """A run under another interpreter (the Windows binaries, a chroot's) that failed on a module
+    which imports in this one (the user's) showed what that interpreter lacks, not what the
+    script does: skipped, with the module named. A module missing here too is the script's."""
+    if not result.outcome.script_raised:
+        return result
+    for line in recognition.raised(result):
+        found = MODULE_NOT_FOUND.search(line)
+        if found and _imports_here(found["module"]):
+            reason = (
+                f"the interpreter of the {where} column has no module '{found['module']}', which imports "
+                f"in this one ({sys.executable}): what that environment lacks, not an outcome of the script"
+            )
+            return dataclasses.replace(result, outcome=Outcome.SKIPPED, signature="", reason=reason)
+    return result
+
+
+def _imports_here(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module.split(".")[0]) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def unless_no_gpu(result: RunResult) -> RunResult:

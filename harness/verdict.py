@@ -50,11 +50,16 @@ def reach(
         limits=settings.limits(),
     )
     reason = cannot_run(profile, settings, needs)
+    if not reason:  # what the script imports, brought where the way's interpreter lacks it
+        python_path, reason = profile.launcher.for_script(Path(script))
+        settings = dataclasses.replace(settings, python_path=(*python_path, *settings.python_path))
     if reason:
         return RunResult(**base, outcome=Outcome.SKIPPED, reason=reason)
     result = _judged(script, profile, settings, judging, base)
     if profile.launcher.failed_itself(result.signature):  # the way of running failed, not the script
         result = _judged(script, profile, settings, judging, base)
+    if not profile.launcher.own_packages:
+        result = judge.unless_module_missing_there(result, profile.title)
     return judge.unless_no_gpu(result)
 
 

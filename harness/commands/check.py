@@ -31,8 +31,11 @@ MEMORY_INTERVAL_S = 0.2
 # Spawned workers need a few seconds to their first batch (a fresh interpreter imports torch):
 # a stall limit must leave room for that on a busy machine.
 DEFAULT_STALL_S = 30.0
-DEFAULT_CHECK_TIMEOUT_S = 600.0
-DEFAULT_JOBS = 4  # one per profile
+# Every run starts at once (one job per profile; runs under Wine are few and capped anyway), so a
+# check takes about its longest run: a run still going at the timeout is stopped, and check ends
+# within a few minutes whatever the script does (--timeout longer with --full).
+DEFAULT_CHECK_TIMEOUT_S = 240.0
+DEFAULT_JOBS = 5  # one per profile
 HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
 # `check --json`'s shape: "schema" goes up when a key is removed or changes meaning (adding one does
 # not); README "check --json" lists the keys.
@@ -88,7 +91,9 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     from .. import scheduler, verdict
     from ..cases import discover
     from ..diagnose import diagnose
+    from ..run import script_needs
     from ..run.settings import RunSettings
+    from . import check_progress
 
     _require_torch()
     findings = lint([args.path], args.stdin, chosen_rules(args))
@@ -110,10 +115,17 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         console.print(_plan(args, settings), soft_wrap=True)
         outcome_table.print_platform_notes(console, list(args.profiles))
 
-    def run(profile):
-        return verdict.reach(args.path, profile, settings, case=args.path.name, variant="check")
+    needs = script_needs.needs(args.path)  # what a case would declare (a process group's gloo)
 
-    results = scheduler.run_all(list(args.profiles), args.jobs, run=run)
+    def run(profile):
+        with progress.running(profile.name):
+            return verdict.reach(
+                args.path, profile, settings, needs=needs, case=args.path.name, variant="check"
+            )
+
+    progress = check_progress.Progress(Console(stderr=True) if args.json else console, len(args.profiles))
+    with progress:
+        results = scheduler.run_all(list(args.profiles), args.jobs, run=run, on_done=progress.done)
     found = diagnose(discover(args.cases_dir), results, findings)
     if args.json:
         print(json.dumps(_as_json(args.path, results, findings, found), indent=2, sort_keys=True))
@@ -247,6 +259,8 @@ def _print_diagnosis(console: Console, diagnosis) -> None:
     case = diagnosis.case
     console.print(f"[bold]{case.number} · {escape(case.title)}[/]", soft_wrap=True)
     console.print(f"    evidence: {escape('; '.join(diagnosis.evidence))}", soft_wrap=True)
+    if diagnosis.versions:
+        console.print(f"    Python versions: {escape(diagnosis.versions)}", soft_wrap=True)
     if diagnosis.status != PITFALL:
         label = {FINE: "checked", UNJUDGED: "not measured"}.get(diagnosis.status, "not confirmed")
         console.print(f"    {label}: {escape(diagnosis.why)}", soft_wrap=True)

@@ -186,7 +186,7 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
     run_id = uuid.uuid4().hex
     target = ["-c", INTERACTIVE_MAIN] if settings.via_stdin else [str(script)]
     command = [sys.executable, "-X", "faulthandler", *target, *settings.args]
-    extra_path = [str(script.parent)] if settings.via_stdin else []
+    extra_path = [*settings.python_path, *([str(script.parent)] if settings.via_stdin else [])]
     env = child_environment(profile, workdir / "probes", run_id, extra_path, tmp_dir=workdir / "tmp")
 
     def wrap(command: list[str], env: dict) -> tuple[list[str], dict]:

@@ -47,6 +47,9 @@ class RunSettings:
     process_limit: int = PROCESS_LIMIT
     dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/run/private_shm.py)
     cwd: Path | None = None
+    python_path: tuple[
+        str, ...
+    ] = ()  # folders first on the run's PYTHONPATH (its launcher's, for the script)
 
     def limits(self) -> dict:
         """The limits that decide when a run is stopped, as recorded with its result."""

@@ -102,6 +102,9 @@ class Launcher(ABC):
     name: str
     stack_trigger: str  # how the boot module is asked for stacks (harness/boot/dlp_stacks.py)
     at_once: int | None = None  # at most this many runs launched this way at once (None: no cap)
+    # Whether its runs have this interpreter's packages (the user's): where not, a module that
+    # imports here but not there is what this way of running lacks, not what the script does.
+    own_packages: bool = True
 
     @abstractmethod
     def unavailable(self) -> str:
@@ -118,6 +121,11 @@ class Launcher(ABC):
     @abstractmethod
     def new_run(self, workdir: Path) -> Launched:
         """A run to start, in `workdir` (its own folder)."""
+
+    def for_script(self, script: Path) -> tuple[tuple[str, ...], str]:
+        """(folders to put first on the run's PYTHONPATH, why the script cannot run this way) for
+        what this script imports that the way's interpreter lacks; ((), "") where it needs nothing."""
+        return (), ""
 
     def describe(self) -> str:
         """What another system's binaries run this way are, in words (under Wine); "" for this
@@ -143,6 +151,11 @@ class Launcher(ABC):
     def settings(self, settings: RunSettings, timeout_given: bool) -> RunSettings:
         """The settings a run gets this way (a slower way stretches its time limits)."""
         return settings
+
+    def gap_in(self, output: str) -> str:
+        """Why a run's output shows this way of running lacking something for good (not the script
+        failing): the run is skipped with it; "" where it shows no such gap."""
+        return ""
 
     def failed_itself(self, signature: str) -> bool:
         """Whether a run failed by this way of running's own fault (it is run again, once)."""

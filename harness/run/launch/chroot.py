@@ -30,6 +30,7 @@ PROBE_TIMEOUT_S = 180
 class ChrootLauncher(Launcher):
     name = CHROOT
     stack_trigger = "signal"  # one kernel: the runner signals the chrooted processes as any other
+    own_packages = False  # observe-chroot's virtual environment: torch and the cases' packages
 
     def __init__(self, root: Path, suite: str = "", interpreter: str = INTERPRETER) -> None:
         self.root = Path(root).resolve()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .. import processes
 from ..settings import RunSettings
-from . import wine_env
+from . import wine_env, wine_packages
 from .base import BOOT_DIR, WINE, Launched, Launcher
 
 # What the Windows environment cannot give, however this machine is equipped (each gap observed here).
@@ -18,7 +18,7 @@ _GAPS = {
     "distributed": (
         "torch.distributed's gloo collectives never return under Wine 8 (observed here: "
         "init_process_group succeeds, then a 1-element all_reduce between 2 ranks waits past 100 s); "
-        "this case waits for a run on Windows"
+        "a script that joins a process group waits for a run on Windows"
     ),
 }
 _CHECKS = {
@@ -46,6 +46,14 @@ class WineLauncher(Launcher):
         return self._system or super().system()
 
     stack_trigger = "file"  # no SIGUSR1 for a Windows process: the trigger file asks
+    own_packages = False  # the Windows environment's, and the script's brought by for_script
+
+    def for_script(self, script: Path) -> tuple[tuple[str, ...], str]:
+        """The script's packages as Windows wheels (wine_packages.py), or why they cannot be had."""
+        try:
+            return wine_packages.prepare(script), ""
+        except wine_packages.Unavailable as exc:
+            return (), f"the Windows binaries cannot be given what the script imports: {exc}"
 
     def unavailable(self) -> str:
         return wine_env.unavailable()
@@ -73,6 +81,9 @@ class WineLauncher(Launcher):
         stall_s = settings.stall_s * factor if settings.stall_s is not None else None
         timeout_s = settings.timeout_s if timeout_given else settings.timeout_s * factor
         return dataclasses.replace(settings, timeout_s=timeout_s, stall_s=stall_s)
+
+    def gap_in(self, output: str) -> str:
+        return wine_env.gap_in(output)
 
     def failed_itself(self, signature: str) -> bool:
         return wine_env.failed_itself(signature)

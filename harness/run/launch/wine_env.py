@@ -20,8 +20,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -101,6 +103,24 @@ DESCRIPTION_START = "Windows binaries under Wine"
 # on case 02's fixed script, which starts its workers fine in every other run). Such a run is run
 # again, once.
 WINE_FAILURES = ("[WinError 1359] Internal error",)
+
+
+# What Wine prints where a Windows DLL calls a function Wine does not implement (observed: hdf5.dll
+# of h5py's wheel calls ucrtbase.dll.feholdexcept under Wine 8.0; numpy >= 2.2 ucrtbase.crealf).
+UNIMPLEMENTED = re.compile(r"unimplemented function (?P<function>[\w.]+) called")
+
+
+def gap_in(output: str) -> str:
+    """Why the output shows Wine lacking what a Windows DLL of the run called; "" if it does not."""
+    found = UNIMPLEMENTED.search(output)
+    if not found:
+        return ""
+    wine = described().get("wine", "Wine")
+    return (
+        f"{wine} does not implement {found['function']}, which a Windows DLL that the script loaded "
+        'calls (Wine: "Unhandled exception: unimplemented function … called"): what Wine lacks, '
+        "not an outcome of the script; it waits for a run on Windows"
+    )
 
 
 def failed_itself(signature: str) -> bool:
@@ -259,6 +279,24 @@ def _link_or_copy(source: str, target: str) -> None:
         os.link(source, target)
     except OSError:  # another file system than the environment's
         shutil.copy2(source, target)
+
+
+def run_interpreter(
+    arguments: list[str], env_root: Path | None = None, timeout_s: float = 1800
+) -> subprocess.CompletedProcess:
+    """The Windows interpreter run once with `arguments` (text output captured), in a Wine prefix
+    of its own that is removed afterwards, every Wine process of it ended."""
+    work = Path(tempfile.mkdtemp(prefix="dlp-wine-"))
+    prefix = new_prefix(work, env_root)
+    env = dict(os.environ, WINEPREFIX=str(prefix), **WINE_VARIABLES)
+    command = [wine_binary() or "wine", str(interpreter(env_root)), *arguments]
+    try:
+        return subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout_s, env=env, check=False
+        )
+    finally:
+        end_prefix(prefix)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def end_prefix(prefix: Path, timeout_s: float = 10.0) -> None:
