@@ -47,3 +47,24 @@ def test_bad_input_is_one_line_and_exit_2(args, named):
 def test_lint_cli_exit_status():
     assert harness("lint", "cases/09_duplicated_randomness/broken.py").returncode == 1
     assert harness("lint", "cases/09_duplicated_randomness/fixed.py").returncode == 0
+
+
+def test_check_progress_names_each_finished_run_and_the_runs_still_going():
+    import io
+
+    from rich.console import Console
+
+    from harness.commands.check_progress import Progress
+    from harness.results import RunResult
+
+    out = io.StringIO()
+    progress = Progress(Console(file=out, width=200), total=2, every_s=0.05)
+    with progress, progress.running("windows"):
+        import time
+
+        time.sleep(0.2)
+        assert progress.still_going().startswith("windows ")
+        progress.done(RunResult(case="c", variant="check", profile="linux", outcome="ok", duration_s=3.2))
+    assert progress.still_going() == ""
+    text = out.getvalue()
+    assert "[1/2] linux → ok (3 s)" in text and "still running: windows" in text

@@ -92,3 +92,54 @@ def test_check_json_lists_every_finding_with_its_status_and_pitfalls_alone_in_th
         ("13", "risk"),
     ]
     assert [f["case"][:2] for f in report["pitfalls"]] == ["03"], "the alias holds pitfalls only"
+
+
+def _on(result: RunResult, python: str) -> RunResult:
+    import dataclasses
+
+    from harness.run.launch import How
+
+    return dataclasses.replace(result, how=How("native", f"CPython {python}", python, False))
+
+
+GENERATOR = "TypeError: cannot pickle 'generator' object"
+
+
+def test_runs_that_split_by_python_version_name_the_pitfall_and_say_where_it_shows():
+    from harness.diagnose import PITFALL, diagnose
+
+    runs = [
+        _on(run("linux", "fork", "ok"), "3.11.7"),
+        _on(run("linux-3.14", "forkserver", "crash", GENERATOR), "3.11.7"),
+        _on(run("windows-emulated", "spawn", "crash", GENERATOR), "3.11.7"),
+        _on(run("windows", "spawn", "ok"), "3.13.2"),
+    ]
+    found = {d.case.name: d for d in diagnose(list(CASES.values()), runs, [])}["02_open_file_handle"]
+    assert found.status == PITFALL and [line.split(":")[0] for line in found.runtime] == [
+        "linux-3.14", "windows-emulated"
+    ]  # fmt: skip
+    assert found.versions == (
+        "shows under Python 3.11.7 (linux-3.14: crash, windows-emulated: crash); "
+        "not under Python 3.13.2 (windows: ok)"
+    )
+    assert found.to_json()["versions"] == found.versions
+
+
+def test_a_run_that_does_not_show_it_under_the_same_python_version_still_vetoes():
+    runs = [
+        _on(run("linux-3.14", "forkserver", "crash", GENERATOR), "3.11.7"),
+        _on(run("windows-emulated", "spawn", "ok"), "3.11.7"),
+        _on(run("windows", "spawn", "ok"), "3.13.2"),
+    ]
+    assert runtime_evidence(CASES["02_open_file_handle"], runs) == []
+    unrecorded = [run("linux-3.14", "forkserver", "crash", GENERATOR), run("windows", "spawn", "ok")]
+    assert runtime_evidence(CASES["02_open_file_handle"], unrecorded) == [], "no version recorded: no split"
+
+
+def test_runs_that_agree_carry_no_version_note():
+    from harness.diagnose import version_note
+
+    runs = [_on(r, "3.11.7") for r in spawn_profiles_crash(LAMBDA)] + [
+        _on(run("x", "spawn", "crash", LAMBDA), "3.13.2")
+    ]
+    assert version_note(CASES["03_lambda_collate"], runs) == ""

@@ -1,0 +1,128 @@
+"""What a script needs of an interpreter that is not this one (harness/run/script_needs.py), and the
+Windows binaries given the script's own packages (harness/run/launch/wine_packages.py): brought at
+the version installed here, cached per version; a package that cannot be had skips the run with
+its name, and a module that imports here is never an outcome of the script there."""
+
+from __future__ import annotations
+
+import importlib.metadata as metadata
+import subprocess
+
+import pytest
+
+from harness import judge
+from harness.outcomes import Outcome
+from harness.results import RunResult
+from harness.run import script_needs
+from harness.run.launch import wine_env, wine_packages
+
+
+def test_third_party_imports_leave_out_the_standard_library_and_the_scripts_own_modules(tmp_path):
+    (tmp_path / "model.py").write_text("import lmdb\nfrom helpers import tools\n")
+    (tmp_path / "helpers").mkdir()
+    (tmp_path / "helpers" / "__init__.py").write_text("import h5py.h5f\n")
+    script = tmp_path / "train.py"
+    script.write_text(
+        "from __future__ import annotations\nimport os, json\nimport torch.nn as nn\n"
+        "from model import Net\nfrom . import sibling\n\ndef f():\n    import monai.data\n"
+    )
+    assert script_needs.third_party_imports(script) == ("h5py", "lmdb", "monai", "torch")
+
+
+def test_a_script_that_joins_a_process_group_needs_distributed_and_a_sampler_alone_does_not(tmp_path):
+    script = tmp_path / "ddp.py"
+    script.write_text("import torch.distributed as dist\ndist.init_process_group('gloo')\n")
+    assert script_needs.needs(script) == ("distributed",)
+    script.write_text(
+        "from torch.utils.data.distributed import DistributedSampler\nDistributedSampler(d, 2, 0)\n"
+    )
+    assert script_needs.needs(script) == ()
+    script.write_text("this is not python (\n")
+    assert script_needs.needs(script) == () and script_needs.third_party_imports(script) == ()
+
+
+def test_the_packages_wanted_are_this_interpreters_versions_less_what_the_environment_has(tmp_path):
+    dist = metadata.distribution("filelock")  # a dependency of the harness: installed wherever it runs
+    script = tmp_path / "train.py"
+    script.write_text("import filelock\nimport torch\n")
+    wanted = wine_packages.wanted(script, have={"torch"}, python="3.13.2")
+    assert [(w.name.lower(), w.version, w.for_module) for w in wanted] == [
+        ("filelock", dist.version, "filelock")
+    ]
+    assert wine_packages.wanted(script, have={"torch", "filelock"}, python="3.13.2") == []
+
+
+def test_requirements_are_read_with_windows_markers():
+    markers = wine_packages._windows_markers("3.13.2")
+    assert (markers["sys_platform"], markers["python_version"], markers["platform_system"]) == (
+        "win32", "3.13", "Windows"
+    )  # fmt: skip
+
+    import types
+
+    dist = types.SimpleNamespace(
+        requires=["a", "b; sys_platform == 'linux'", "c; sys_platform == 'win32'", "d; extra == 'x'", "!!"]
+    )
+    assert wine_packages._requirements(dist, markers) == ["a", "c"]
+
+
+def _no_wheel(command, **kwargs):
+    return subprocess.CompletedProcess(command, 1, "", "ERROR: No matching distribution found for x==1.0")
+
+
+def test_a_package_without_a_windows_wheel_is_named_and_not_asked_for_again(monkeypatch, tmp_path):
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda command, **kw: calls.append(command) or _no_wheel(command))
+    package = wine_packages.Wanted("x", "1.0", "xmod")
+    for _ in range(2):
+        with pytest.raises(
+            wine_packages.Unavailable, match=r"x 1\.0 \(imported as xmod\) has no Windows wheel"
+        ):
+            wine_packages._kept(tmp_path, package, "3.13.2", tmp_path)
+    assert len(calls) == 1, "the refusal is kept for a day"
+    assert "--platform" in calls[0] and "win_amd64" in calls[0] and "x==1.0" in calls[0]
+
+
+def test_a_fetch_that_fails_otherwise_is_could_not_fetch_and_is_asked_again(monkeypatch, tmp_path):
+    failed = subprocess.CompletedProcess([], 1, "", "ERROR: HTTP error 503 while getting …")
+    monkeypatch.setattr(subprocess, "run", lambda command, **kw: failed)
+    package = wine_packages.Wanted("x", "1.0", "xmod")
+    with pytest.raises(
+        wine_packages.Unavailable, match=r"could not fetch x 1\.0 for Windows: ERROR: HTTP error 503"
+    ):
+        wine_packages._kept(tmp_path, package, "3.13.2", tmp_path)
+    assert not list(tmp_path.glob("*.no-wheel")) and not list(tmp_path.glob("x-1.0*"))
+
+
+def test_a_kept_version_is_used_as_it_is(monkeypatch, tmp_path):
+    monkeypatch.setattr(subprocess, "run", lambda *a, **k: pytest.fail("fetched again"))
+    kept = tmp_path / "x-1.0"
+    kept.mkdir()
+    (kept / wine_packages.DONE).write_text("{}")
+    assert wine_packages._kept(tmp_path, wine_packages.Wanted("X", "1.0", "x"), "3.13.2", tmp_path) == kept
+
+
+def _crashed(signature: str, output: str = "") -> RunResult:
+    return RunResult(case="c", variant="check", profile="windows", outcome=Outcome.CRASH, signature=signature,
+                     output_tail=output)  # fmt: skip
+
+
+def test_a_module_missing_there_that_imports_here_is_skipped_and_one_missing_here_too_is_the_scripts():
+    there = judge.unless_module_missing_there(
+        _crashed("ModuleNotFoundError: No module named 'psutil'"), "Windows"
+    )
+    assert (
+        there.outcome is Outcome.SKIPPED and "no module 'psutil', which imports in this one" in there.reason
+    )
+    worker = _crashed("RuntimeError: DataLoader worker (pid(s) 12) exited unexpectedly",
+                      "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
+                      "ModuleNotFoundError: No module named 'filelock.sub'\n")  # fmt: skip
+    assert judge.unless_module_missing_there(worker, "Windows").outcome is Outcome.SKIPPED, "a worker's, too"
+    missing = _crashed("ModuleNotFoundError: No module named 'no_such_module_anywhere'")
+    assert judge.unless_module_missing_there(missing, "Windows").outcome is Outcome.CRASH
+
+
+def test_wine_lacking_a_function_a_dll_calls_is_named_and_other_output_is_not():
+    output = "Unhandled exception: unimplemented function ucrtbase.dll.feholdexcept called in 64-bit code"
+    assert "does not implement ucrtbase.dll.feholdexcept" in wine_env.gap_in(output)
+    assert wine_env.gap_in("Traceback …\nValueError: unimplemented function arguments") == ""
