@@ -10,6 +10,7 @@ plot once per language.
 from __future__ import annotations
 
 import io
+import logging
 import warnings
 
 import matplotlib
@@ -40,14 +41,32 @@ class FontMissing(RuntimeError):
 def use_fonts() -> None:
     """Latin text in DejaVu Sans, Chinese in WenQuanYi Micro Hei (matplotlib falls back glyph by
     glyph along the list); a FontMissing naming the package where the CJK font is absent."""
-    try:
-        font_manager.findfont(CJK_FONT, fallback_to_default=False)
-    except ValueError:
-        raise FontMissing(
-            f"the plots' Chinese text needs the font {CJK_FONT!r}: install Debian's fonts-wqy-microhei"
-        ) from None
+    if not _has_font(CJK_FONT):
+        # matplotlib reads its list of fonts from a cache made at its first use: a font installed
+        # since is not in it. The list is read afresh from the system (which rewrites the cache),
+        # and the fonts of that name are added to the font manager in use (its public addfont).
+        fresh = font_manager._load_fontmanager(try_read_cache=False)
+        for entry in fresh.ttflist:
+            if entry.name == CJK_FONT:
+                font_manager.fontManager.addfont(entry.fname)
+        if not _has_font(CJK_FONT):
+            raise FontMissing(
+                f"the plots' Chinese text needs the font {CJK_FONT!r}: install Debian's fonts-wqy-microhei "
+                f"(matplotlib's list of fonts was read afresh from the system, and it is not there)"
+            )
+        logging.getLogger(__name__).info(
+            "matplotlib's font cache in %s predated the font %r: rebuilt", matplotlib.get_cachedir(), CJK_FONT
+        )
     plt.rcParams["font.family"] = ["DejaVu Sans", CJK_FONT]
     plt.rcParams["axes.unicode_minus"] = False
+
+
+def _has_font(name: str) -> bool:
+    try:
+        font_manager.findfont(name, fallback_to_default=False)
+    except ValueError:
+        return False
+    return True
 
 
 def _png(figure) -> bytes:
