@@ -54,7 +54,7 @@ def use_fonts() -> None:
                 f"the plots' Chinese text needs the font {CJK_FONT!r}: install Debian's fonts-wqy-microhei "
                 f"(matplotlib's list of fonts was read afresh from the system, and it is not there)"
             )
-        logging.getLogger(__name__).info(
+        logging.getLogger("mkdocs.plugins.dataloader_pitfalls").info(
             "matplotlib's font cache in %s predated the font %r: rebuilt", matplotlib.get_cachedir(), CJK_FONT
         )
     plt.rcParams["font.family"] = ["DejaVu Sans", CJK_FONT]

@@ -50,6 +50,10 @@ def test_the_packages_wanted_are_this_interpreters_versions_less_what_the_enviro
         ("filelock", dist.version, "filelock")
     ]
     assert wine_packages.wanted(script, have={"torch", "filelock"}, python="3.13.2") == []
+    given = frozenset(
+        {"filelock"}
+    )  # the module there under another distribution (cv2: opencv-python-headless)
+    assert wine_packages.wanted(script, have={"torch"}, python="3.13.2", have_modules=given) == []
 
 
 def test_requirements_are_read_with_windows_markers():

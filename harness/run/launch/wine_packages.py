@@ -74,15 +74,27 @@ def in_environment(env_root: Path) -> set[str]:
     return {_normal(p.name.split("-")[0]) for p in (env_root / "site").glob("*.dist-info")}
 
 
-def wanted(script: Path, have: set[str], python: str) -> list[Wanted]:
+def modules_in_environment(env_root: Path) -> set[str]:
+    """The top-level modules the Windows environment's wheels give (cv2, PIL, torch …)."""
+    site = env_root / "site"
+    names = {p.name.split(".")[0] for p in site.iterdir()} if site.is_dir() else set()
+    return {name for name in names if name.isidentifier()}
+
+
+def wanted(
+    script: Path, have: set[str], python: str, have_modules: frozenset[str] = frozenset()
+) -> list[Wanted]:
     """The distributions of this interpreter that the script's imports need and the Windows
-    environment lacks, with what they require (that applies on Windows) and this interpreter has."""
+    environment lacks (by distribution, or a module it has under another distribution's name:
+    cv2 from opencv-python here, opencv-python-headless there), with what they require (that
+    applies on Windows) and this interpreter has."""
     by_module = metadata.packages_distributions()
     markers = _windows_markers(python)
     found: dict[str, Wanted] = {}
     todo = [
         (dist, module)
         for module in script_needs.third_party_imports(script)
+        if module not in have_modules
         for dist in by_module.get(module, ())
     ]
     while todo:
@@ -116,7 +128,7 @@ def prepare(script: Path, env_root: Path | None = None) -> tuple[str, ...]:
     fetched where not yet kept. Raises Unavailable naming the package that cannot be had."""
     env_root = env_root or wine_env.root()
     python = wine_env.described(env_root).get("python", "3.13")
-    needed = wanted(script, in_environment(env_root), python)
+    needed = wanted(script, in_environment(env_root), python, frozenset(modules_in_environment(env_root)))
     if not needed:
         return ()
     store = env_root / FOLDER
