@@ -135,8 +135,8 @@ def checked_under_load(checked) -> dict:
 # and a slice of the others that rotates over DEFAULT_ROTATION passes. Two checks at once: each
 # starts five runs, two of them under Wine.
 DEFAULT_ALWAYS = {
-    "ddp_tutorial_gloo", "monai_dictionary_pipeline", "lmdb_opened_in_worker", "hdf5_opened_in_worker",
-    "hdf5_handle_in_init", "dataset_keeps_iterdir",
+    "ddp_tutorial_gloo", "monai_dictionary_pipeline", "monai_compose_local_lambda", "lmdb_opened_in_worker",
+    "hdf5_opened_in_worker", "dataset_keeps_iterdir",
 }  # fmt: skip
 DEFAULT_ROTATION = 10
 DEFAULT_AT_ONCE = 2
