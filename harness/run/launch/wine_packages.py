@@ -30,7 +30,10 @@ from . import wine_env
 
 FOLDER = "packages"
 DONE = "done.json"
-FETCH_TIMEOUT_S = 600
+# One package's fetch at most (a stalled index must not hold `check` for long: pip gives up on a
+# connection after PIP_TIMEOUT_S, retried once).
+FETCH_TIMEOUT_S = 300
+PIP_TIMEOUT_S = 30
 # A version found to have no Windows wheel is asked for again after this long (one may be uploaded).
 NO_WHEEL_KEPT_S = 86400
 NO_WHEEL = ("No matching distribution found", "Could not find a version that satisfies")
@@ -159,6 +162,7 @@ def _fetch(package: Wanted, partial: Path, python: str, refused: Path) -> None:
     major_minor = ".".join(python.split(".")[:2])
     command = [
         sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--ignore-requires-python",
+        "--timeout", str(PIP_TIMEOUT_S), "--retries", "1",
         "--target", str(partial), "--platform", "win_amd64", "--python-version", major_minor,
         "--only-binary=:all:", f"{package.name}=={package.version}",
     ]  # fmt: skip
