@@ -112,7 +112,10 @@ def version_split(showing: list[RunResult], others: list[RunResult]) -> str:
 def version_note(case: Case, results: list[RunResult], linted: bool = True) -> str:
     """The Python versions under which the pattern that names the case showed and did not, where
     the runs under its profiles split by version; "" where they agree (or nothing names it)."""
-    pattern = _naming_pattern(case, results, linted)
+    return _split_of(_naming(case, results, linted)[0], results)
+
+
+def _split_of(pattern: Pattern | None, results: list[RunResult]) -> str:
     if pattern is None or pattern.any_run:
         return ""
     inside = _inside(pattern, results)
@@ -133,19 +136,19 @@ def runtime_evidence(case: Case, results: list[RunResult], linted: bool = True) 
     """The runs that show one of the case's run-time patterns; [] unless a whole pattern holds
     (and, for a pattern that only confirms the case's lint rules, unless one of them found it:
     `linted`)."""
-    pattern = _naming_pattern(case, results, linted)
-    return _pattern_evidence(pattern, results) if pattern else []
+    return _naming(case, results, linted)[1]
 
 
-def _naming_pattern(case: Case, results: list[RunResult], linted: bool) -> Pattern | None:
-    """The first of the case's run-time patterns that the runs show as a whole; None if none."""
+def _naming(case: Case, results: list[RunResult], linted: bool) -> tuple[Pattern | None, list[str]]:
+    """The first of the case's run-time patterns that the runs show as a whole, with its evidence;
+    (None, []) if none."""
     recognition = case.recognition
     for pattern in recognition.patterns if recognition else ():
         if pattern.confirms_lint and not linted:
             continue
-        if _pattern_evidence(pattern, results):
-            return pattern
-    return None
+        if evidence := _pattern_evidence(pattern, results):
+            return pattern, evidence
+    return None, []
 
 
 def _ran_without_it(case: Case, results: list[RunResult]) -> str:
@@ -215,12 +218,13 @@ def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding
         measure = MEASURES.get(recognition.measure or "")
         if recognition.measure in ONLY_WHERE_SUSPECTED and not lint:
             measure = None
+        pattern, runtime = _naming(case, results, linted=bool(lint))
         diagnosis = Diagnosis(
             case=case,
-            runtime=runtime_evidence(case, results, linted=bool(lint)),
+            runtime=runtime,
             lint=lint,
             measured=measure(judged, case) if measure else None,
-            versions=version_note(case, results, linted=bool(lint)),
+            versions=_split_of(pattern, results),
         )
         if diagnosis.runtime or diagnosis.lint or (diagnosis.measured and diagnosis.measured.confirmed):
             _judge(diagnosis, results)

@@ -249,8 +249,12 @@ def unless_module_missing_there(result: RunResult, where: str) -> RunResult:
                 f"the interpreter of the {where} column has no module '{found['module']}', which imports "
                 f"in this one ({sys.executable}): what that environment lacks, not an outcome of the script"
             )
-            return dataclasses.replace(result, outcome=Outcome.SKIPPED, signature="", reason=reason)
+            return _skipped(result, reason)
     return result
+
+
+def _skipped(result: RunResult, reason: str) -> RunResult:
+    return dataclasses.replace(result, outcome=Outcome.SKIPPED, signature="", reason=reason)
 
 
 def _imports_here(module: str) -> bool:
@@ -263,6 +267,5 @@ def _imports_here(module: str) -> bool:
 def unless_no_gpu(result: RunResult) -> RunResult:
     """A run that failed only because this machine has no usable GPU proves nothing: skipped."""
     if result.outcome.script_raised and NO_GPU.search(result.signature):
-        reason = f"this machine has no usable GPU ({result.signature})"
-        return dataclasses.replace(result, outcome=Outcome.SKIPPED, signature="", reason=reason)
+        return _skipped(result, f"this machine has no usable GPU ({result.signature})")
     return result

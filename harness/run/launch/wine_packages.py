@@ -11,6 +11,7 @@ fetched, is the reason the run cannot happen: the run is skipped with it, never 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib.metadata as metadata
 import json
 import re
@@ -91,7 +92,7 @@ def wanted(
     environment lacks (by distribution, or a module it has under another distribution's name:
     cv2 from opencv-python here, opencv-python-headless there), with what they require (that
     applies on Windows) and this interpreter has."""
-    by_module = metadata.packages_distributions()
+    by_module = _distributions_by_module()
     markers = _windows_markers(python)
     found: dict[str, Wanted] = {}
     todo = [
@@ -112,6 +113,13 @@ def wanted(
         found[key] = Wanted(dist.metadata["Name"], dist.version, module)
         todo += [(req, module) for req in _requirements(dist, markers)]
     return sorted(found.values(), key=lambda w: w.folder_name)
+
+
+@functools.cache
+def _distributions_by_module() -> dict[str, list[str]]:
+    """This interpreter's installed distributions by the top-level modules they give (read once:
+    a matrix asks for every run under Wine)."""
+    return metadata.packages_distributions()
 
 
 def _requirements(dist: metadata.Distribution, markers: dict[str, str]) -> list[str]:
