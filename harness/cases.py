@@ -33,6 +33,7 @@ TOP_LEVEL_KEYS = (
     "stdin",
     "memory_limit_mb",
     "dev_shm_mb",
+    "memory_cgroup_mb",
     "memory",
     "timing",
     "diagnose",
@@ -81,6 +82,7 @@ class Case:
     slow_startup_share: float | None = None  # [timing]: a larger start-up share is slow
     recognition: Recognition | None = None  # [diagnose]: how `check` recognises it
     dev_shm_mb: float | None = None  # its runs get a /dev/shm of this size, as in a container
+    memory_cgroup_mb: float | None = None  # its runs get a memory limit of this size, as in a container
 
     @property
     def name(self) -> str:
@@ -103,6 +105,7 @@ class Case:
         settings = RunSettings(
             timeout_s=self.timeout,
             dev_shm_mb=self.dev_shm_mb,
+            memory_cgroup_mb=self.memory_cgroup_mb,
             via_stdin=self.via_stdin,
             memory_interval_s=self.memory_interval_s,
             **own,
@@ -289,8 +292,9 @@ def _memory(data: dict, where: str) -> dict:
     settings: dict = {}
     if "memory_limit_mb" in data:
         settings["memory_limit_mb"] = _positive_number(data, "memory_limit_mb", where)
-    if "dev_shm_mb" in data:
-        settings["dev_shm_mb"] = _positive_number(data, "dev_shm_mb", where)
+    for key in ("dev_shm_mb", "memory_cgroup_mb"):
+        if key in data:
+            settings[key] = _positive_number(data, key, where)
     if "timing" in data:
         table = _require(data, "timing", dict, where)
         _known_keys(table, ("slow_startup_share",), f"{where} [timing]")

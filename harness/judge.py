@@ -185,6 +185,8 @@ def judge(observed: Observation, judging: Case | None, paths: Paths = HERE) -> t
         return Outcome.OK, f"stopped by the harness after {observed.stopped_after_batches} batches"
     library = paths.is_library
     outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, library)
+    if observed.oom_kills:  # the kernel ended a process: that is how the run failed, whatever followed
+        return Outcome.CRASH, f"{oom_killed(observed.oom_kills)}: {signature or 'the script went on'}"
     if outcome is Outcome.HANG:
         signature = hang_signature(observed.stacks, observed.native_stacks, library, observed.root_pid)
         if stop in (Stop.STALL, Stop.IDLE):
@@ -194,6 +196,10 @@ def judge(observed: Observation, judging: Case | None, paths: Paths = HERE) -> t
     if outcome is Outcome.OK and judging is not None and judging.slow_startup_share is not None:
         return judge_startup(observed.loader_epochs, judging.slow_startup_share)
     return outcome, signature
+
+
+def oom_killed(count: int) -> str:
+    return f"the kernel's OOM killer ended {count} process{'es' if count > 1 else ''} of the run (memory limit)"
 
 
 def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:

@@ -69,6 +69,8 @@ class RunResult:
     stopped_after_batches: int | None = None  # `check` ended it once its loaders had delivered these
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
     shm_leftovers: list[str] = field(default_factory=list)  # /dev/shm entries it left, removed
+    oom_kills: int | None = None  # processes the kernel's OOM killer ended (run in a memory cgroup)
+    cgroup_peak_mb: float | None = None  # the most its memory cgroup held (page cache included)
     reason: str = ""  # why it was skipped, or how the harness failed
     limits: dict = field(default_factory=dict)  # the run's timeout_s, idle_s, stall_s, memory_limit_mb
 

@@ -18,7 +18,7 @@ from .cases import Case
 from .outcomes import Outcome
 from .profiles import Profile
 from .results import RunResult
-from .run import private_shm, runner
+from .run import memory_cgroup, private_shm, runner
 from .run.settings import RunSettings
 
 
@@ -69,6 +69,7 @@ def cannot_run(profile: Profile, settings: RunSettings, needs: tuple[str, ...]) 
         profile.launcher.missing(needs)
         or profiles.unavailable(profile)
         or private_shm.unavailable(settings.dev_shm_mb, profile.system, profile.title)
+        or memory_cgroup.unavailable(settings.memory_cgroup_mb, profile.system, profile.title)
     )
 
 

@@ -81,6 +81,13 @@ def add_parser(subparsers) -> None:
         metavar="MB",
         help="run with a /dev/shm of this size, as in a container (Docker's default: 64); Linux only",
     )
+    parser.add_argument(
+        "--memory-mb",
+        type=arguments.positive_number,
+        metavar="MB",
+        help="run under a memory limit of this size that the kernel enforces, as a container's "
+        "--memory or a job's memory request does; Linux, as root",
+    )
     arguments.add_jobs(parser, DEFAULT_JOBS)
     add_rule_choice(parser)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -107,6 +114,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         sample_limit_s=SAMPLE_LIMIT_S,
         stall_s=args.stall,
         dev_shm_mb=args.shm_mb,
+        memory_cgroup_mb=args.memory_mb,
         **arguments.overrides(args),
     )
     if not args.json:
@@ -162,7 +170,8 @@ def _plan(args, settings) -> str:
 
 
 def _shm(args) -> str:
-    return "" if args.shm_mb is None else f", with a /dev/shm of {args.shm_mb:g} MB"
+    shm = "" if args.shm_mb is None else f", with a /dev/shm of {args.shm_mb:g} MB"
+    return shm + ("" if args.memory_mb is None else f", under a memory limit of {args.memory_mb:g} MB")
 
 
 def _idle(idle_s: float | None) -> str:

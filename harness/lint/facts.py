@@ -127,14 +127,14 @@ def collect(tree: ast.Module) -> ModuleFacts:
     for node in ast.walk(tree):
         _note(facts, node)
     made = [call for call in facts.calls if called(call).split(".")[-1] == "DataLoader"]
-    facts.workers_possible = not made or any(_may_have_workers(call) for call in made)
+    facts.workers_possible = not made or any(may_have_workers(call) for call in made)
     return facts
 
 
 LOADER_POSITIONAL = 5  # DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers…)
 
 
-def _may_have_workers(call: ast.Call) -> bool:
+def may_have_workers(call: ast.Call) -> bool:
     """A DataLoader call whose num_workers is not left at its default or given as 0."""
     if len(call.args) > LOADER_POSITIONAL or any(k.arg is None for k in call.keywords):
         return True  # positional num_workers, or **options: not known

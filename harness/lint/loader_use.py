@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from .facts import Hits, ModuleFacts, called, dotted, names_in
+from .facts import Hits, ModuleFacts, may_have_workers, called, dotted, names_in
 from .registry import rule
 
 
@@ -82,3 +82,27 @@ def _changed_object(node: ast.AST) -> str:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
         return dotted(node.func.value) if node.func.attr.startswith("set_") else ""
     return ""
+
+
+# Seconds: a timeout shorter than this may not cover a spawned worker's start-up, which imports torch
+# and the script's imports before the first batch (1.7-2 s for four workers on two cores emulated
+# here; longer on Windows: cases/20_timeout_counts_worker_startup's results).
+TIMEOUT_COVERS_STARTUP_S = 10
+
+
+@rule(
+    "DLP019",
+    "timeout-shorter-than-startup",
+    "20_timeout_counts_worker_startup",
+    "DataLoader(timeout={timeout}) with workers: the clock includes a spawned worker's start-up "
+    "(torch imported again), which can take longer on Windows and macOS",
+)
+def dlp019(facts: ModuleFacts) -> Hits:
+    """A DataLoader call with workers whose timeout is a number under TIMEOUT_COVERS_STARTUP_S."""
+    for call in facts.calls:
+        if called(call).split(".")[-1] != "DataLoader" or not may_have_workers(call):
+            continue
+        timeout = next((k.value for k in call.keywords if k.arg == "timeout"), None)
+        value = timeout.value if isinstance(timeout, ast.Constant) else None
+        if isinstance(value, (int, float)) and 0 < value < TIMEOUT_COVERS_STARTUP_S:
+            yield timeout, {"timeout": f"{value:g}"}

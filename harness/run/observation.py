@@ -54,6 +54,8 @@ class Observation:
     rng: dict = field(default_factory=dict)  # the workers' generator fingerprints (events.rng_fingerprints)
     root_pid: int | None = None  # the script's own process
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
+    oom_kills: int | None = None  # processes the kernel's OOM killer ended (in a memory cgroup only)
+    cgroup_peak_mb: float | None = None  # the most its memory cgroup held (page cache included)
     boot_failure: str = ""  # the boot module could not impose the profile: why (the run is an error)
 
     @property

@@ -21,6 +21,7 @@ from typing import Protocol
 
 from ..boot import dlp_contract as contract
 from . import idleness, private_shm, probe_records, processes, shm_leftovers
+from .memory_cgroup import Cgroup
 from .active_runs import ACTIVE_RUNS
 from .launch import BOOT_DIR, Launched, Launcher
 from .memory import MemoryMonitor
@@ -100,6 +101,7 @@ class _Run:
     progress: probe_records.ProgressWatch
     cpu: idleness.CpuWatch
     shared: shm_leftovers.ShmWatch
+    cgroup: Cgroup | None = None  # the memory cgroup it runs in, if its settings ask for one
     tree: list = field(default_factory=list)  # the run's processes at the last tick
     _main_pid: int | None = None
 
@@ -161,9 +163,10 @@ def run_script(script: Path, profile: Profile, settings: RunSettings) -> Observa
     importable.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
+    cgroup = Cgroup.make(settings.memory_cgroup_mb) if settings.memory_cgroup_mb else None
     try:
         script = Path(script).resolve()
-        run = _launch(script, profile, settings, workdir)
+        run = _launch(script, profile, settings, workdir, cgroup)
         label = f"{script.parent.name}/{script.name} under {profile.name}"
         ACTIVE_RUNS.add(run.proc.pid, run.run_id, run.session_id, run.probe_dir, label)
         try:
@@ -178,9 +181,13 @@ def run_script(script: Path, profile: Profile, settings: RunSettings) -> Observa
         return observation
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+        if cgroup is not None:
+            cgroup.remove()
 
 
-def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path) -> _Run:
+def _launch(
+    script: Path, profile: Profile, settings: RunSettings, workdir: Path, cgroup: Cgroup | None
+) -> _Run:
     (workdir / "probes").mkdir()
     (workdir / "tmp").mkdir()
     run_id = uuid.uuid4().hex
@@ -190,10 +197,13 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
     env = child_environment(profile, workdir / "probes", run_id, extra_path, tmp_dir=workdir / "tmp")
 
     def wrap(command: list[str], env: dict) -> tuple[list[str], dict]:
-        if settings.dev_shm_mb is None:
-            return command, env
-        command, variables = private_shm.wrap(command, settings.dev_shm_mb)
-        return command, {**env, **variables}
+        if settings.dev_shm_mb is not None:
+            command, variables = private_shm.wrap(command, settings.dev_shm_mb)
+            env = {**env, **variables}
+        if cgroup is not None:
+            command, variables = cgroup.wrap(command)
+            env = {**env, **variables}
+        return command, env
 
     launched = profile.launcher.new_run(workdir)
     shared = shm_leftovers.ShmWatch()  # what /dev/shm held before the run
@@ -213,6 +223,7 @@ def _launch(script: Path, profile: Profile, settings: RunSettings, workdir: Path
         progress=probe_records.ProgressWatch(started),
         cpu=idleness.CpuWatch(started),
         shared=shared,
+        cgroup=cgroup,
     )
 
 
@@ -324,6 +335,10 @@ def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     observation.duration_s = round(time.monotonic() - run.started, 3)
     observation.leftovers = _end_leftovers(run)
     observation.shm_leftovers = run.shared.remove_leftovers()
+    if run.cgroup is not None:
+        observation.oom_kills = run.cgroup.oom_kills()
+        peak = run.cgroup.peak_mb()
+        observation.cgroup_peak_mb = None if peak is None else round(peak, 1)
     return observation
 
 

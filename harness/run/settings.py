@@ -24,7 +24,8 @@ class RunSettings:
     load (a machine with twice as many runnable processes as CPUs gives twice as long). `idle_s` calls it
     hung sooner: the main process waits for a batch, no process of the run used the CPU for that
     long, and a worker is blocked for good (harness/run/idleness.py); None: never. `dev_shm_mb` gives
-    the run a /dev/shm of that size, as a Docker container has (64 MB by default). `cwd`: the folder
+    the run a /dev/shm of that size, as a Docker container has (64 MB by default); `memory_cgroup_mb`
+    a memory limit that the kernel enforces, as a container's `--memory` does. `cwd`: the folder
     the script runs in, kept as it is (default: a new one of its own, removed after the run), for
     a test that runs a script again where it ran before.
     """
@@ -46,6 +47,7 @@ class RunSettings:
     idle_s: float | None = IDLE_S
     process_limit: int = PROCESS_LIMIT
     dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/run/private_shm.py)
+    memory_cgroup_mb: float | None = None  # run in a memory cgroup of this size (harness/run/memory_cgroup.py)
     cwd: Path | None = None
     python_path: tuple[
         str, ...
@@ -58,6 +60,7 @@ class RunSettings:
             "idle_s": self.idle_s,
             "stall_s": self.stall_s,
             "memory_limit_mb": self.memory_limit_mb,
+            **({"memory_cgroup_mb": self.memory_cgroup_mb} if self.memory_cgroup_mb else {}),
         }
 
     @property

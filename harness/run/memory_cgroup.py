@@ -1,0 +1,153 @@
+"""A run confined to a memory cgroup of a given size, as a container's `docker run --memory`, a
+Kubernetes pod's memory limit or a Slurm job's `--mem` confines a training script.
+
+The harness makes a cgroup of its own under the one it runs in, sets its limit, and the run's
+command becomes a shell that moves itself into the cgroup and execs the script's interpreter (so the
+run's pid, session and process tree are unchanged, and every process it starts is in the cgroup).
+Past the limit the kernel's OOM killer ends a process of the cgroup, chosen as it chooses anywhere:
+the largest. After the run the harness reads how many processes the OOM killer ended and the
+cgroup's peak, then removes the cgroup.
+
+Both hierarchies are served: cgroup v2 where its memory controller is enabled (`memory.max`,
+`memory.events`, `memory.peak`), else cgroup v1's memory controller (`memory.limit_in_bytes`,
+`memory.oom_control`, `memory.max_usage_in_bytes`). Where neither can be written (no root, no
+controller, not Linux), a run that asks for a limit is skipped, saying why: never imitated.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import platform
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+_MOVE_THEN_EXEC = 'echo $$ > "$DLP_CGROUP_PROCS" && exec "$0" "$@"'
+
+
+@dataclass(frozen=True)
+class _Hierarchy:
+    """Where a hierarchy with a memory controller is mounted, and its files' names."""
+
+    mount: Path
+    own: str  # this process's cgroup in it ("/…")
+    limit_file: str
+    events_file: str
+    peak_file: str
+
+    def oom_kills(self, folder: Path) -> int:
+        """How many processes the OOM killer ended in the cgroup `folder` (its `oom_kill` line)."""
+        for line in (folder / self.events_file).read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == "oom_kill":
+                return int(value)
+        return 0
+
+
+def _own_cgroup(controller: str) -> str | None:
+    """This process's cgroup in the v1 hierarchy of `controller`, or ("") in v2's; None if absent."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            if controller in controllers.split(","):
+                return path
+    return None
+
+
+def _v2() -> _Hierarchy | None:
+    for mount in (CGROUP_ROOT, CGROUP_ROOT / "unified"):
+        own = None
+        with contextlib.suppress(OSError):
+            if "memory" in (mount / "cgroup.controllers").read_text().split():
+                own = next(
+                    (line.split(":", 2)[2] for line in Path("/proc/self/cgroup").read_text().splitlines()
+                     if line.startswith("0::")), None,
+                )  # fmt: skip
+        if own is not None:
+            return _Hierarchy(mount, own, "memory.max", "memory.events", "memory.peak")
+    return None
+
+
+def _v1() -> _Hierarchy | None:
+    mount, own = CGROUP_ROOT / "memory", _own_cgroup("memory")
+    if own is None or not (mount / "memory.limit_in_bytes").exists():
+        return None
+    return _Hierarchy(mount, own, "memory.limit_in_bytes", "memory.oom_control", "memory.max_usage_in_bytes")
+
+
+@dataclass
+class Cgroup:
+    """One run's memory cgroup, made with its limit; `wrap` a command to run inside it."""
+
+    folder: Path
+    hierarchy: _Hierarchy
+
+    @classmethod
+    def make(cls, size_mb: float) -> Cgroup:
+        hierarchy = _v2() or _v1()
+        if hierarchy is None:
+            raise OSError("no cgroup hierarchy with a memory controller is mounted")
+        folder = hierarchy.mount / hierarchy.own.lstrip("/") / f"dlp-run-{uuid.uuid4().hex[:12]}"
+        folder.mkdir()
+        try:
+            (folder / hierarchy.limit_file).write_text(str(int(size_mb * 2**20)))
+        except OSError:
+            folder.rmdir()
+            raise
+        return cls(folder, hierarchy)
+
+    def wrap(self, command: list[str]) -> tuple[list[str], dict[str, str]]:
+        """The command that runs `command` inside the cgroup, and the variable it reads."""
+        return ["sh", "-c", _MOVE_THEN_EXEC, *command], {"DLP_CGROUP_PROCS": str(self.folder / "cgroup.procs")}
+
+    def oom_kills(self) -> int:
+        return self.hierarchy.oom_kills(self.folder)
+
+    def peak_mb(self) -> float | None:
+        with contextlib.suppress(OSError, ValueError):
+            return int((self.folder / self.hierarchy.peak_file).read_text()) / 2**20
+        return None
+
+    def remove(self, wait_s: float = 10.0) -> None:
+        """Removes the cgroup once its last process has gone (an exiting one may linger a moment)."""
+        deadline = time.monotonic() + wait_s
+        while True:
+            try:
+                self.folder.rmdir()
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+
+@functools.cache
+def _cannot_make() -> str:
+    if platform.system() != "Linux":
+        return f"a memory cgroup needs Linux (this is {platform.system()})"
+    try:
+        Cgroup.make(64).remove()
+    except OSError as exc:
+        who = "" if os.geteuid() == 0 else " (making a cgroup needs root here)"
+        return f"cannot make a memory cgroup here{who}: {exc}"
+    return ""
+
+
+def unavailable(size_mb: float | None, system: str, title: str) -> str:
+    """Why a run for a platform `system` (a profile's, titled `title`) cannot have a memory cgroup of
+    `size_mb` here; "" when it can (or none is asked for)."""
+    if size_mb is None:
+        return ""
+    if system != "linux":
+        return (
+            f"{title} stands for a platform without memory cgroups: {size_mb:g} MB is a Linux "
+            "container's or job's memory limit, observed under the linux profiles (Windows and macOS "
+            "have no OOM killer; what they do instead is not observed here)"
+        )
+    return _cannot_make()
