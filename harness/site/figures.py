@@ -23,9 +23,12 @@ default the reference file the emulated columns come from):
   "0.04 s".
 - `shutdown` case= variant= profile=: how long its epochs went on after their last batch (the
   workers' shutdown), "10.0 s".
+- `cgroup-peak` case= variant= profile=: the most the run's memory cgroup held (a case with
+  memory_cgroup_mb), "1337 MB".
 - `signature` case= variant= profile=: the run's signature as recorded, in backticks (one run).
 - `outcome` case= variant= profile=A,B: the runs' outcome, "`leak`" (one: they must agree).
 - `timeout` case=A,B: the cases' timeout from case.toml, "60 s" (one figure: they must agree).
+- `memory-cgroup` case=: the memory cgroup's size from case.toml (memory_cgroup_mb), "2048 MB".
 - `threshold` case=: a memory case's leak threshold from case.toml, "30 MB".
 - `version` of=python|torch|numpy: the version the results file records, "3.13.5".
 - `experiment`, `experiment-count`, `experiment-version`: from a recorded experiment
@@ -101,9 +104,11 @@ def render(kind: str, args: dict[str, str], sources: Sources) -> str:
         "wait": _wait,
         "shutdown": _shutdown,
         "first-batch": _first_batch,
+        "cgroup-peak": _cgroup_peak,
         "outcome": _outcome,
         "signature": _signature,
         "timeout": _timeout,
+        "memory-cgroup": lambda a, s: f"{_number(_setting(a, s, 'memory_cgroup_mb'), 0)} MB",
         "threshold": _threshold,
         "version": _version,
         "experiment": lambda a, s: experiment_figures.measured(a, s.experiments),
@@ -207,6 +212,11 @@ def _first_batch(args: dict, sources: Sources) -> str:
     firsts = (r.loader_epochs[0]["first_batch_s"] for r in _runs(args, sources) if r.loader_epochs)
     waits = _measured(firsts, "names no run whose first epoch got a batch")
     return _range(waits, "s", decimals=2 if max(waits) < 1 else 1)
+
+
+def _cgroup_peak(args: dict, sources: Sources) -> str:
+    peaks = (r.cgroup_peak_mb for r in _runs(args, sources))
+    return _range(_measured(peaks, "names no run in a memory cgroup"), "MB", decimals=0)
 
 
 def _shutdown(args: dict, sources: Sources) -> str:

@@ -92,7 +92,12 @@ LESSONS = [
             "interpreter that imports your script again (spawn), or a fork of a server (forkserver). "
             "Read these first: everything else follows from them."
         ),
-        ["01_missing_main_guard", "08_module_side_effects", "13_spawn_startup_cost"],
+        [
+            "01_missing_main_guard",
+            "08_module_side_effects",
+            "13_spawn_startup_cost",
+            "20_timeout_counts_worker_startup",
+        ],
     ),
     (
         N_("2 · What travels to a worker: pickling"),
@@ -127,7 +132,14 @@ LESSONS = [
             "Memory, file descriptors, shared memory and processes: each worker takes its share, and "
             "the limits are the machine's or the container's."
         ),
-        ["06_memory_growth", "12_too_many_open_files", "16_dev_shm_too_small", "17_pool_inside_worker"],
+        [
+            "06_memory_growth",
+            "21_memory_limit_dataset_copies",
+            "12_too_many_open_files",
+            "16_dev_shm_too_small",
+            "22_tensor_sender_exited",
+            "17_pool_inside_worker",
+        ],
     ),
 ]
 

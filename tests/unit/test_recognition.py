@@ -62,6 +62,24 @@ BUS_ERROR = (
     "RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error. It is possible that "
     "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.\n"
 )
+TEXT_TIMEOUT = """Traceback (most recent call last):
+  File "C:\\a\\text\\test\\test_datasets.py", line 88, in test_loader
+    for batch in loader:
+  File "C:\\hostedtoolcache\\Python\\lib\\site-packages\\torch\\utils\\data\\dataloader.py", line 1449, in _get_data
+    raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
+RuntimeError: DataLoader timed out after 5 seconds
+"""
+ROLLOUT_RESET = """Traceback (most recent call last):
+  File "/home/u/rl/learner.py", line 57, in learn
+    rollout = queue.get()
+  File "/usr/lib/python3.10/multiprocessing/queues.py", line 122, in get
+    return _ForkingPickler.loads(res)
+  File "/usr/lib/python3/dist-packages/torch/multiprocessing/reductions.py", line 541, in rebuild_storage_fd
+    fd = df.detach()
+  File "/usr/lib/python3.10/multiprocessing/connection.py", line 513, in Client
+    answer_challenge(c, authkey)
+ConnectionResetError: [Errno 104] Connection reset by peer
+"""
 POOL_IN_WORKER = """Traceback (most recent call last):
   File "/work/tiles.py", line 19, in __getitem__
     with concurrent.futures.ProcessPoolExecutor(2) as pool:
@@ -303,6 +321,31 @@ FEEDS = {
             }
         ),
         SAMPLER_NEVER_TOLD_THE_EPOCH,
+    ),
+    "20": (  # torchtext's Windows CI, as pytorch/text#1076 reports it
+        runs({"spawn": crash("RuntimeError: DataLoader timed out after 5 seconds", TEXT_TIMEOUT)}),
+        "",
+    ),
+    "21": (  # a detector's training under a job's memory limit; the kernel chose a worker
+        runs(
+            {
+                m: crash(
+                    "the kernel's OOM killer ended 2 processes of the run (memory limit): RuntimeError: "
+                    "DataLoader worker (pid 4242) is killed by signal: Killed."
+                )
+                for m in SPAWNED
+            }
+        ),
+        "",
+    ),
+    "22": (  # a rollout process that returns after queueing its tensors, reset mid-handover
+        runs(
+            {
+                m: crash("ConnectionResetError: [Errno 104] Connection reset by peer", ROLLOUT_RESET)
+                for m in ("fork", "forkserver")
+            }
+        ),
+        "",
     ),
 }
 
