@@ -199,7 +199,9 @@ def judge(observed: Observation, judging: Case | None, paths: Paths = HERE) -> t
 
 
 def oom_killed(count: int) -> str:
-    return f"the kernel's OOM killer ended {count} process{'es' if count > 1 else ''} of the run (memory limit)"
+    return (
+        f"the kernel's OOM killer ended {count} process{'es' if count > 1 else ''} of the run (memory limit)"
+    )
 
 
 def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from .facts import Hits, ModuleFacts, may_have_workers, called, dotted, names_in
+from .facts import Hits, ModuleFacts, called, dotted, may_have_workers, names_in
 from .registry import rule
 
 

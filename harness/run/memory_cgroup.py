@@ -102,7 +102,9 @@ class Cgroup:
 
     def wrap(self, command: list[str]) -> tuple[list[str], dict[str, str]]:
         """The command that runs `command` inside the cgroup, and the variable it reads."""
-        return ["sh", "-c", _MOVE_THEN_EXEC, *command], {"DLP_CGROUP_PROCS": str(self.folder / "cgroup.procs")}
+        return ["sh", "-c", _MOVE_THEN_EXEC, *command], {
+            "DLP_CGROUP_PROCS": str(self.folder / "cgroup.procs")
+        }
 
     def oom_kills(self) -> int:
         return self.hierarchy.oom_kills(self.folder)

@@ -21,10 +21,10 @@ from typing import Protocol
 
 from ..boot import dlp_contract as contract
 from . import idleness, private_shm, probe_records, processes, shm_leftovers
-from .memory_cgroup import Cgroup
 from .active_runs import ACTIVE_RUNS
 from .launch import BOOT_DIR, Launched, Launcher
 from .memory import MemoryMonitor
+from .memory_cgroup import Cgroup
 from .observation import Observation, Stop
 from .settings import RunSettings
 

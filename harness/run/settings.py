@@ -47,7 +47,9 @@ class RunSettings:
     idle_s: float | None = IDLE_S
     process_limit: int = PROCESS_LIMIT
     dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/run/private_shm.py)
-    memory_cgroup_mb: float | None = None  # run in a memory cgroup of this size (harness/run/memory_cgroup.py)
+    memory_cgroup_mb: float | None = (
+        None  # run in a memory cgroup of this size (harness/run/memory_cgroup.py)
+    )
     cwd: Path | None = None
     python_path: tuple[
         str, ...

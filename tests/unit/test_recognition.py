@@ -65,7 +65,7 @@ BUS_ERROR = (
 TEXT_TIMEOUT = """Traceback (most recent call last):
   File "C:\\a\\text\\test\\test_datasets.py", line 88, in test_loader
     for batch in loader:
-  File "C:\\hostedtoolcache\\Python\\lib\\site-packages\\torch\\utils\\data\\dataloader.py", line 1449, in _get_data
+  File "C:\\site-packages\\torch\\utils\\data\\dataloader.py", line 1449, in _get_data
     raise RuntimeError(f"DataLoader timed out after {self._timeout} seconds")
 RuntimeError: DataLoader timed out after 5 seconds
 """
