@@ -247,6 +247,8 @@ LARGE_CONTAINER = 10_000  # items: a Dataset's lists below this size cannot grow
 def _small_containers(result: RunResult) -> Measurement:
     """Refuted where every list, tuple and dict the Dataset holds is small; else no verdict."""
     path, size = max(result.dataset_sizes.items(), key=lambda item: item[1])
+    if size == 0:
+        return Measurement(REFUTED, f"{result.profile}: the Dataset holds no list, tuple or dict")
     if size < LARGE_CONTAINER:
         return Measurement(
             REFUTED, f"{result.profile}: the largest list the Dataset holds, `{path}`, has {size} items"

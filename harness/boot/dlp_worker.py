@@ -77,7 +77,9 @@ class _WorkerProbe:
         for path, digest in self.started.items():
             self.record("rng", self.seed, worker_id, _field(path), digest)
         if worker_id == 0:
-            for path, size in dlp_rng.list_sizes(self.dataset).items():
+            # A Dataset that holds no list, tuple or dict is recorded as one of 0 items: nothing of
+            # it for copy-on-read to touch (numpy arrays, tensors, paths).
+            for path, size in (dlp_rng.list_sizes(self.dataset) or {"dataset": 0}).items():
                 self.record("size", _field(path), size)
 
     def collate_fn(self, data):
