@@ -25,6 +25,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import confinement
+
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 _MOVE_THEN_EXEC = 'echo $$ > "$DLP_CGROUP_PROCS" && exec "$0" "$@"'
 
@@ -144,12 +146,13 @@ def _cannot_make() -> str:
 def unavailable(size_mb: float | None, system: str, title: str) -> str:
     """Why a run for a platform `system` (a profile's, titled `title`) cannot have a memory cgroup of
     `size_mb` here; "" when it can (or none is asked for)."""
-    if size_mb is None:
-        return ""
-    if system != "linux":
-        return (
+    return confinement.unavailable(
+        size_mb,
+        system,
+        lambda: (
             f"{title} stands for a platform without memory cgroups: {size_mb:g} MB is a Linux "
             "container's or job's memory limit, observed under the linux profiles (Windows and macOS "
             "have no OOM killer; what they do instead is not observed here)"
-        )
-    return _cannot_make()
+        ),
+        _cannot_make,
+    )

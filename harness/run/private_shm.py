@@ -15,6 +15,8 @@ import platform
 import shutil
 import subprocess
 
+from . import confinement
+
 _MOUNT_THEN_EXEC = 'mount -t tmpfs -o size="$DLP_SHM_SIZE" tmpfs /dev/shm && exec "$0" "$@"'
 
 
@@ -48,11 +50,12 @@ def _cannot_mount() -> str:
 def unavailable(size_mb: float | None, system: str, title: str) -> str:
     """Why a run for a platform `system` (a profile's, titled `title`) cannot have a /dev/shm of
     `size_mb` here; "" when it can (or none is asked for)."""
-    if size_mb is None:
-        return ""
-    if system != "linux":
-        return (
+    return confinement.unavailable(
+        size_mb,
+        system,
+        lambda: (
             f"{title} has no /dev/shm to limit: {size_mb:g} MB is a Linux container's /dev/shm "
             "(the linux profiles)"
-        )
-    return _cannot_mount()
+        ),
+        _cannot_mount,
+    )

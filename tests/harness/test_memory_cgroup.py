@@ -1,0 +1,91 @@
+"""A run in a memory cgroup of its own size (case 21, check --memory-mb): the kernel enforces the
+limit on every process of the run, the harness counts what the OOM killer ended and the cgroup's
+peak, removes the cgroup, and where the limit cannot apply the run is skipped, saying why."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import verdict
+from harness.outcomes import Outcome
+from harness.profiles import PROFILES
+from harness.run import memory_cgroup
+from harness.run.memory_cgroup import Cgroup
+from harness.run.settings import RunSettings
+
+pytestmark = [pytest.mark.slow, pytest.mark.linux]
+
+# A child process (forked, as a DataLoader worker is) takes `mb` MB and touches every page.
+CHILD_TAKES = """
+import multiprocessing as mp
+import sys
+
+def take(mb):
+    block = bytearray(mb << 20)
+    block[::4096] = b"x" * len(block[::4096])
+    print("child kept", mb, "MB", flush=True)
+
+if __name__ == "__main__":
+    child = mp.get_context("fork").Process(target=take, args=(int(sys.argv[1]),))
+    child.start()
+    child.join()
+    print("child exit code", child.exitcode, flush=True)
+"""
+
+
+def _own_leftovers() -> list:
+    hierarchy = memory_cgroup._v2() or memory_cgroup._v1()
+    folder = hierarchy.mount / hierarchy.own.lstrip("/")
+    return sorted(p.name for p in folder.glob("dlp-run-*"))
+
+
+def _needs_cgroups() -> None:
+    reason = memory_cgroup.unavailable(64, PROFILES["linux"].system, PROFILES["linux"].title)
+    if reason:
+        pytest.skip(reason)
+
+
+def _reach(script, mb: int, limit_mb: float):
+    return verdict.reach(
+        script, "linux", RunSettings(timeout_s=60, memory_cgroup_mb=limit_mb, args=(str(mb),)),
+        case="child_takes.py", variant="check",
+    )  # fmt: skip
+
+
+def test_a_worker_past_the_limit_is_ended_by_the_kernel_and_the_run_is_a_crash(tmp_path):
+    _needs_cgroups()
+    before = _own_leftovers()
+    script = tmp_path / "child_takes.py"
+    script.write_text(CHILD_TAKES)
+    killed = _reach(script, 300, 150)
+    assert "child exit code -9" in killed.output_tail, killed.output_tail
+    assert killed.outcome is Outcome.CRASH and killed.oom_kills >= 1
+    assert killed.signature.startswith("the kernel's OOM killer ended"), killed.signature
+    assert killed.cgroup_peak_mb == pytest.approx(150, abs=1)
+    fits = _reach(script, 20, 150)
+    assert fits.outcome is Outcome.OK and fits.oom_kills == 0, fits.output_tail
+    assert "child kept 20 MB" in fits.output_tail
+    assert 20 < fits.cgroup_peak_mb < 150
+    assert _own_leftovers() == before, "a run's cgroup outlived it"
+
+
+def test_a_cgroup_is_made_with_its_limit_and_removed(tmp_path):
+    _needs_cgroups()
+    cgroup = Cgroup.make(96)
+    try:
+        limit = (cgroup.folder / cgroup.hierarchy.limit_file).read_text().strip()
+        assert int(limit) == 96 << 20
+        assert cgroup.oom_kills() == 0
+    finally:
+        cgroup.remove()
+    assert not cgroup.folder.exists()
+
+
+def test_a_limited_run_under_a_profile_without_cgroups_is_skipped(tmp_path):
+    script = tmp_path / "nothing.py"
+    script.write_text("")
+    result = verdict.reach(
+        script, "windows-emulated", RunSettings(timeout_s=30, memory_cgroup_mb=2048),
+        case="nothing.py", variant="check",
+    )  # fmt: skip
+    assert result.outcome is Outcome.SKIPPED and "without memory cgroups" in result.reason
