@@ -150,9 +150,9 @@ def unavailable(size_mb: float | None, system: str, title: str) -> str:
         size_mb,
         system,
         lambda: (
-            f"{title} stands for a platform without memory cgroups: {size_mb:g} MB is a Linux "
-            "container's or job's memory limit, observed under the linux profiles (Windows and macOS "
-            "have no OOM killer; what they do instead is not observed here)"
+            f"{title} has no memory cgroup to limit: {size_mb:g} MB is a Linux container's or job's "
+            "memory limit (the linux profiles); Windows and macOS have no OOM killer, and what they "
+            "do instead is not observed here"
         ),
         _cannot_make,
     )

@@ -184,6 +184,7 @@ def exercise(case: Case, repo_url: str | None = None) -> str:
     copy = f"my_{number}.py"
     stdin = "--stdin " if case.via_stdin else ""
     shm = f"--shm-mb {case.dev_shm_mb:g} " if case.dev_shm_mb else ""
+    shm += f"--memory-mb {case.memory_cgroup_mb:g} " if case.memory_cgroup_mb else ""
     commands = [
         *_get_the_code(repo_url),
         (f"pipx run nox -s reproduce -- {number}", t("watch broken.py fail, as above")),
@@ -204,6 +205,16 @@ def exercise(case: Case, repo_url: str | None = None) -> str:
                     "(Linux only)."
                 ),
                 mb=f"{case.dev_shm_mb:g}",
+            )
+        )
+    if case.memory_cgroup_mb:
+        notes.append(
+            t(
+                (
+                    "`--memory-mb {mb}` runs every process of each run under a {mb} MB memory limit "
+                    "that the kernel enforces, as a container's `--memory` does (Linux, as root)."
+                ),
+                mb=f"{case.memory_cgroup_mb:g}",
             )
         )
     if "gpu" in case.needs:

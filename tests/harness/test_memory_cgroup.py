@@ -88,4 +88,4 @@ def test_a_limited_run_under_a_profile_without_cgroups_is_skipped(tmp_path):
         script, "windows-emulated", RunSettings(timeout_s=30, memory_cgroup_mb=2048),
         case="nothing.py", variant="check",
     )  # fmt: skip
-    assert result.outcome is Outcome.SKIPPED and "without memory cgroups" in result.reason
+    assert result.outcome is Outcome.SKIPPED and "no memory cgroup to limit" in result.reason
