@@ -256,10 +256,23 @@ def _small_containers(result: RunResult) -> Measurement:
     return Measurement(UNKNOWN, f"{result.profile}: `{path}` holds {size} items")
 
 
+def _steady_growth(worker: dict) -> float:
+    """What a worker's growth says of the rest of the epoch: its growth, but no more than twice its
+    growth over the second half of the window (copy-on-read goes on as the worker reads; a worker
+    that grew at its start and then settled does not)."""
+    late = worker.get("late_growth_mb")
+    return worker["growth_mb"] if late is None else min(worker["growth_mb"], 2 * late)
+
+
 def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) -> Measurement:
-    grew = max(w["growth_mb"] for w in workers.values())
+    worst = max(workers.values(), key=_steady_growth)
+    grew = _steady_growth(worst)
     batches, length = epoch["batches"], epoch.get("length")
-    seen = f"a worker grew {grew:.0f} MB over {batches} batches"
+    seen = f"a worker grew {worst['growth_mb']:.0f} MB over {batches} batches"
+    if grew < worst["growth_mb"] / 2:
+        seen += (
+            f", only {worst['late_growth_mb']:.0f} MB of it in the second half: it settled after its start"
+        )
     if length is None:
         verdict = CONFIRMED if grew >= threshold else UNKNOWN
         return Measurement(verdict, f"{profile}: {seen}; the epoch's length is not known")

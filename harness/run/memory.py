@@ -156,9 +156,21 @@ def worker_summary(processes: dict) -> dict:
             "baseline_mb": baseline,
             "peak_mb": peak,
             "growth_mb": round(peak - baseline, 1),
+            "late_growth_mb": _late_growth(serving),
             "metric": entry.get("metric", "uss"),
         }
     return summary
+
+
+def _late_growth(serving: list[float]) -> float | None:
+    """The growth over the second half of a worker's samples once serving (from the median of the
+    first BASELINE_SAMPLES of that half to its peak): a worker that grows as it reads grows there
+    too; one that settled after its first batches (allocator pools, torch's first shared-memory
+    batches) does not. None with too few samples for two halves."""
+    half = serving[len(serving) // 2 :]
+    if len(half) < BASELINE_SAMPLES + 1:
+        return None
+    return round(max(half) - statistics.median(half[:BASELINE_SAMPLES]), 1)
 
 
 def largest_growth(memory: dict) -> tuple[float, float, str] | None:

@@ -128,6 +128,20 @@ def test_worker_growth_carried_to_the_epoch_confirms_or_refutes_copy_on_read():
     assert fine.refuted and "under 40 MB" in fine.text
 
 
+def test_a_worker_that_grew_at_its_start_then_settled_is_no_copy_on_read():
+    """Observed in case 21's scripts (numpy and memory-mapped Datasets, 1 MB batches): a worker's
+    private memory rose about 30 MB over its first 50 batches, then stayed; carried linearly to the
+    epoch it named case 06. Half the window flat says the growth was the worker's start."""
+    settled = [[0.5 + i * 0.2, 100.0 + min(i, 4) * 9.0] for i in range(12)]
+    processes = {"11": {"role": "worker", "metric": "uss", "ready_s": 0.5, "samples": settled}}
+    memory = {"processes": processes, "workers": worker_summary(processes)}
+    epoch = _epoch([[1, 20]], length=489, batches=52)
+    measured = measurements.worker_memory([_run(memory=memory, loader_epochs=[epoch])], CASE_06)
+    assert measured.refuted and "it settled after its start" in measured.text, measured.text
+    steady = _memory(30, samples=12)  # the same growth, spread over the window: copy-on-read
+    assert measurements.worker_memory([_run(memory=steady, loader_epochs=[epoch])], CASE_06).confirmed
+
+
 def test_worker_growth_while_the_main_process_keeps_every_batch_is_not_copy_on_read():
     """Kept batches (case 12) keep the workers' shared memory mapped: their USS grows without any
     copy-on-read, so the growth says nothing of case 06."""

@@ -24,7 +24,13 @@ def test_baseline_is_taken_once_the_worker_serves():
         "3": series("helper", [[0.5, 5.0], [2.0, 50.0]]),
     }
     assert worker_summary(processes) == {
-        "2": {"baseline_mb": 321.0, "peak_mb": 322.0, "growth_mb": 1.0, "metric": "uss"}
+        "2": {
+            "baseline_mb": 321.0,
+            "peak_mb": 322.0,
+            "growth_mb": 1.0,
+            "late_growth_mb": None,
+            "metric": "uss",
+        }
     }
 
 
