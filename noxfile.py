@@ -134,8 +134,9 @@ def windows_env(session: nox.Session) -> None:
 def observe_chroot(session: nox.Session) -> None:
     """As root on Debian: reproduce and verify natively with Debian sid's Python 3.14 and trixie's
     3.13, each in a chroot under .nox/; their results files come back to results/ (12 min the first
-    time here, most of it downloads; 4 min once the chroots exist)."""
-    session.install("-e", ".")
+    time here, most of it downloads; 4 min once the chroots exist). The harness runs outside the
+    roots and takes the native stacks of a hang with its own py-spy."""
+    session.install("-e", ".[native-stacks]")
     session.run("python", "-m", "harness", "observe-chroot", *session.posargs)
 
 
