@@ -50,35 +50,40 @@ class _Hierarchy:
         return 0
 
 
-def _own_cgroup(controller: str) -> str | None:
-    """This process's cgroup in the v1 hierarchy of `controller`, or ("") in v2's; None if absent."""
+def _own_cgroups() -> dict[str, str]:
+    """This process's cgroup in each hierarchy, by controller ("" for cgroup v2's unified one), as
+    /proc/self/cgroup lists them."""
+    found: dict[str, str] = {}
     with contextlib.suppress(OSError):
         for line in Path("/proc/self/cgroup").read_text().splitlines():
             _, controllers, path = line.split(":", 2)
-            if controller in controllers.split(","):
-                return path
-    return None
+            found.update(dict.fromkeys(controllers.split(","), path))
+    return found
 
 
-def _v2() -> _Hierarchy | None:
+def _v2(own: dict[str, str]) -> _Hierarchy | None:
     for mount in (CGROUP_ROOT, CGROUP_ROOT / "unified"):
-        own = None
         with contextlib.suppress(OSError):
-            if "memory" in (mount / "cgroup.controllers").read_text().split():
-                own = next(
-                    (line.split(":", 2)[2] for line in Path("/proc/self/cgroup").read_text().splitlines()
-                     if line.startswith("0::")), None,
-                )  # fmt: skip
-        if own is not None:
-            return _Hierarchy(mount, own, "memory.max", "memory.events", "memory.peak")
+            if "" in own and "memory" in (mount / "cgroup.controllers").read_text().split():
+                return _Hierarchy(mount, own[""], "memory.max", "memory.events", "memory.peak")
     return None
 
 
-def _v1() -> _Hierarchy | None:
-    mount, own = CGROUP_ROOT / "memory", _own_cgroup("memory")
-    if own is None or not (mount / "memory.limit_in_bytes").exists():
+def _v1(own: dict[str, str]) -> _Hierarchy | None:
+    mount = CGROUP_ROOT / "memory"
+    if "memory" not in own or not (mount / "memory.limit_in_bytes").exists():
         return None
-    return _Hierarchy(mount, own, "memory.limit_in_bytes", "memory.oom_control", "memory.max_usage_in_bytes")
+    return _Hierarchy(
+        mount, own["memory"], "memory.limit_in_bytes", "memory.oom_control", "memory.max_usage_in_bytes"
+    )
+
+
+@functools.cache
+def hierarchy() -> _Hierarchy | None:
+    """The hierarchy the runs' cgroups are made in: cgroup v2 where its memory controller is
+    enabled, else v1's memory controller; None where neither is mounted. Read once."""
+    own = _own_cgroups()
+    return _v2(own) or _v1(own)
 
 
 @dataclass
@@ -90,17 +95,17 @@ class Cgroup:
 
     @classmethod
     def make(cls, size_mb: float) -> Cgroup:
-        hierarchy = _v2() or _v1()
-        if hierarchy is None:
+        mounted = hierarchy()
+        if mounted is None:
             raise OSError("no cgroup hierarchy with a memory controller is mounted")
-        folder = hierarchy.mount / hierarchy.own.lstrip("/") / f"dlp-run-{uuid.uuid4().hex[:12]}"
+        folder = mounted.mount / mounted.own.lstrip("/") / f"dlp-run-{uuid.uuid4().hex[:12]}"
         folder.mkdir()
         try:
-            (folder / hierarchy.limit_file).write_text(str(int(size_mb * 2**20)))
+            (folder / mounted.limit_file).write_text(str(int(size_mb * 2**20)))
         except OSError:
             folder.rmdir()
             raise
-        return cls(folder, hierarchy)
+        return cls(folder, mounted)
 
     def wrap(self, command: list[str]) -> tuple[list[str], dict[str, str]]:
         """The command that runs `command` inside the cgroup, and the variable it reads."""

@@ -163,8 +163,9 @@ def run_script(script: Path, profile: Profile, settings: RunSettings) -> Observa
     importable.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
-    cgroup = Cgroup.make(settings.memory_cgroup_mb) if settings.memory_cgroup_mb else None
+    cgroup = None
     try:
+        cgroup = Cgroup.make(settings.memory_cgroup_mb) if settings.memory_cgroup_mb else None
         script = Path(script).resolve()
         run = _launch(script, profile, settings, workdir, cgroup)
         label = f"{script.parent.name}/{script.name} under {profile.name}"

@@ -34,7 +34,7 @@ if __name__ == "__main__":
 
 
 def _own_leftovers() -> list:
-    hierarchy = memory_cgroup._v2() or memory_cgroup._v1()
+    hierarchy = memory_cgroup.hierarchy()
     folder = hierarchy.mount / hierarchy.own.lstrip("/")
     return sorted(p.name for p in folder.glob("dlp-run-*"))
 
