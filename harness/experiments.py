@@ -40,6 +40,7 @@ class Run:
     timeout_s: float
     profile: str
     replace: tuple[tuple[str, str], ...] = ()
+    memory_mb: float | None = None  # a memory cgroup of this size, as a container's limit
 
     def edited(self, folder: Path) -> Path:
         """The script to run: the script itself, or its edited copy written into `folder`."""
@@ -110,6 +111,7 @@ def _run(run: dict, entry: dict) -> Run:
         timeout_s=float(setting("timeout", 60)),
         profile=setting("profile", profiles.BASELINE),
         replace=tuple((old, new) for old, new in run.get("replace", ())),
+        memory_mb=float(setting("memory_mb")) if setting("memory_mb") else None,
     )
 
 
@@ -143,6 +145,7 @@ def _observation(experiment: Experiment, run: Run, result) -> dict:
         "signature": result.signature,
         "duration_s": result.duration_s,
         "timeout_s": run.timeout_s,
+        **({"memory_cgroup_mb": run.memory_mb, "cgroup_peak_mb": result.cgroup_peak_mb} if run.memory_mb else {}),
         "measured": experiment.measured(result.output_tail),
     }
 

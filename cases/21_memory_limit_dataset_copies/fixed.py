@@ -13,7 +13,12 @@ class Features(Dataset):
     def __init__(self, path):
         self.path = path
         self.count = len(np.load(path, mmap_mode="r"))
-        self.features = None  # mapped on first use, in the process that reads: never pickled
+        self.features = None  # mapped on first use, in the process that reads
+
+    def __getstate__(self):
+        # A mapping made in this process (by a look at dataset[0], say) would be pickled whole, as
+        # an array, into every worker: each worker maps the file itself instead.
+        return {**self.__dict__, "features": None}
 
     def __len__(self):
         return self.count
@@ -31,7 +36,6 @@ def main():
         loader = DataLoader(Features(path), batch_size=1024, num_workers=4)
         total = sum(float(batch.sum()) for batch in loader)
         print(f"total {total:.0f}")
-        del loader  # its workers end here: on Windows a mapped file cannot be deleted
 
 
 if __name__ == "__main__":

@@ -18,7 +18,9 @@ def load_batches(queue, taken):
 
 def main():
     queue, taken = mp.Queue(), mp.Event()
-    loader = mp.Process(target=load_batches, args=(queue, taken))
+    # A daemon: if the loop below raises, the program still ends (its loader is stopped at exit)
+    # instead of waiting forever for `taken`.
+    loader = mp.Process(target=load_batches, args=(queue, taken), daemon=True)
     loader.start()
     total = 0.0
     while (batch := queue.get()) is not None:

@@ -5,6 +5,8 @@
   order measured, "278, 566, 646". `key=duration_s` or `key=timeout_s`: each run's own.
 - `experiment-version name= of=python|torch|numpy|opencv`: the version the experiment ran with.
 - `experiment-count name= run=LABEL outcome=`: how many of the label's runs ended so, "10 of 10".
+- `experiment-signature name= run=LABEL`: the error the label's runs ended with, in backticks; its
+  runs must agree (a label whose runs ended otherwise is a figure of its own).
 """
 
 from __future__ import annotations
@@ -53,6 +55,14 @@ def count(args: dict, experiments: dict[str, dict]) -> str:
         raise ExperimentFigureError("an experiment-count names the outcome it counts (outcome=)")
     ended = sum(run["outcome"] == args["outcome"] for run in runs)
     return t("{count} of {total}", count=ended, total=len(runs))
+
+
+def signature(args: dict, experiments: dict[str, dict]) -> str:
+    found = {run.get("signature", "") for run in _runs(args, experiments)}
+    if len(found) != 1 or not next(iter(found)):
+        shown = "; ".join(sorted(repr(s) for s in found))
+        raise ExperimentFigureError(f"run={args.get('run')}: its runs recorded no one signature ({shown})")
+    return f"`{found.pop()}`"
 
 
 def _runs(args: dict, experiments: dict[str, dict]) -> list[dict]:

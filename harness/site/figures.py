@@ -31,7 +31,7 @@ default the reference file the emulated columns come from):
 - `memory-cgroup` case=: the memory cgroup's size from case.toml (memory_cgroup_mb), "2048 MB".
 - `threshold` case=: a memory case's leak threshold from case.toml, "30 MB".
 - `version` of=python|torch|numpy: the version the results file records, "3.13.5".
-- `experiment`, `experiment-count`, `experiment-version`: from a recorded experiment
+- `experiment`, `experiment-count`, `experiment-signature`, `experiment-version`: from a recorded experiment
   (harness/site/experiment_figures.py).
 """
 
@@ -113,6 +113,7 @@ def render(kind: str, args: dict[str, str], sources: Sources) -> str:
         "version": _version,
         "experiment": lambda a, s: experiment_figures.measured(a, s.experiments),
         "experiment-count": lambda a, s: experiment_figures.count(a, s.experiments),
+        "experiment-signature": lambda a, s: experiment_figures.signature(a, s.experiments),
         "experiment-version": lambda a, s: experiment_figures.version(a, s.experiments),
     }
     if kind not in kinds:

@@ -217,7 +217,7 @@ def exercise(case: Case, repo_url: str | None = None) -> str:
                 mb=f"{case.memory_cgroup_mb:g}",
             )
         )
-    if "gpu" in case.needs:
+    if "cuda" in case.needs:
         notes.append(t("This case needs a CUDA GPU: without one, its runs are `skipped`, not judged."))
     extra = "".join(f"{note}\n\n" for note in notes)
     block = _commands(commands)

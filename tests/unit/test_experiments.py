@@ -97,6 +97,8 @@ def sources():
         {"label": "fork-1", "outcome": "ok", "measured": {"samples_per_s": [359.6], "wrong": [1701.0]}},
         {"label": "fork-2", "outcome": "hang", "measured": {"samples_per_s": []}},
         {"label": "fork-2", "outcome": "ok", "measured": {"samples_per_s": [0.054]}, "timeout_s": 30.0},
+        {"label": "late", "outcome": "crash", "signature": "FileNotFoundError: [Errno 2]", "measured": {}},
+        {"label": "late", "outcome": "crash", "signature": "FileNotFoundError: [Errno 2]", "measured": {}},
     ]
     recorded = {"runs": runs, "environment": {"python": "3.11.7"}}
     return figures.Sources(discover(), [], None, {"throughput": recorded})
@@ -118,6 +120,7 @@ def _fill(text: str, sources, lang: str = "en") -> str:
         ("experiment-count name=throughput run=fork-1 outcome=hang", "0 of 2", "2 次中 0 次"),
         ("experiment name=throughput run=fork-2 key=timeout_s unit=s", "30 s", "30 s"),
         ("experiment-version name=throughput of=python", "3.11.7", "3.11.7"),
+        ("experiment-signature name=throughput run=late", "`FileNotFoundError: [Errno 2]`", None),
     ],
 )
 def test_an_experiment_figure_is_what_its_recorded_runs_measured(sources, span, en, zh):
@@ -135,6 +138,7 @@ def test_an_experiment_figure_is_what_its_recorded_runs_measured(sources, span, 
         ("experiment name=throughput run=fork-2 key=wrong", "key=wrong was measured in no run"),
         ("experiment-count name=throughput run=fork-2", "names the outcome"),
         ("experiment-version name=throughput of=opencv", "records opencv"),
+        ("experiment-signature name=throughput run=fork-2", "recorded no one signature"),
     ],
 )
 def test_an_experiment_figure_naming_what_was_not_recorded_fails_the_build(sources, span, named):
@@ -164,3 +168,20 @@ def test_a_replace_whose_text_the_script_lacks_is_refused(tmp_path):
     text += 'runs = [{ label = "a", replace = [["pause()", ""]] }]\n'
     with pytest.raises(experiments.ExperimentError, match=r"train\.py has no 'pause\(\)' to replace"):
         _declared(tmp_path, text)
+
+
+def test_a_run_with_memory_mb_is_confined_and_its_cgroup_peak_recorded(tmp_path):
+    """`memory_mb` (an experiment's or a run's) reaches the run as its memory cgroup, and the
+    recorded file says the limit and the peak."""
+    declared = _declared(
+        tmp_path,
+        '[limit]\nabout = "x"\nscript = "cases/21_memory_limit_dataset_copies/broken.py"\nmemory_mb = 2048\n'
+        'runs = [{ label = "confined" }, { label = "smaller", memory_mb = 1024 }]\n',
+    )
+    confined, smaller = declared["limit"].runs
+    assert (confined.memory_mb, smaller.memory_mb) == (2048.0, 1024.0)
+    ran = RunResult(case="limit", variant="confined", profile="linux", outcome=Outcome.OK, duration_s=3.0)
+    path = experiments.recorded_path("limit", tmp_path)
+    experiments.record(declared["limit"], [(confined, dataclasses.replace(ran, cgroup_peak_mb=1337.0))], path)
+    (run,) = experiments.load_recorded(tmp_path)["limit"]["runs"]
+    assert (run["memory_cgroup_mb"], run["cgroup_peak_mb"]) == (2048.0, 1337.0)

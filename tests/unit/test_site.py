@@ -277,3 +277,14 @@ def test_the_code_is_cloned_from_the_one_address_the_publisher_sets(tmp_path, ur
             assert ("mkdocs.yml" in text) is (url is None), "the placeholder is explained where it is used"
         assert "pipx run nox -s reproduce -- 03" in home
         assert drill.index("git clone") < drill.index("pipx run nox -s reproduce -- 01") < drill.index("cp ")
+
+
+def test_a_case_that_needs_a_gpu_says_so_in_its_exercise():
+    """The exercise names the GPU where case.toml's `needs` has "cuda" (case 05), and nowhere else."""
+    from harness.site.wording import language
+
+    for case in discover():
+        with language("en"):
+            text = pages.exercise(case, None)
+        assert ("needs a CUDA GPU" in text) is ("cuda" in case.needs), case.name
+    assert any("cuda" in case.needs for case in discover()), "some case needs a GPU"
