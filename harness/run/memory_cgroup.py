@@ -156,8 +156,8 @@ def unavailable(size_mb: float | None, system: str, title: str) -> str:
         system,
         lambda: (
             f"{title} has no memory cgroup to limit: {size_mb:g} MB is a Linux container's or job's "
-            "memory limit (the linux profiles); Windows and macOS have no OOM killer, and what they "
-            "do instead is not observed here"
+            "memory limit (the linux profiles); Windows and macOS have no such limit, and what they "
+            "do when memory runs out is not observed here"
         ),
         _cannot_make,
     )

@@ -80,6 +80,7 @@ def test_every_case_page_says_how_we_know_after_why(case, name):
     text = (case.path / name).read_text(encoding="utf-8")
     symptom, how, fix = SECTIONS[name]
     headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert how in headings, f"{case.name}/{name} has no {how} section (after the Why)"
     assert headings.index(how) == headings.index(fix) - 1, f"{case.name}/{name}: {how} comes before {fix}"
     bullets = [line for line in section(text, how).splitlines() if line.startswith("- ")]
     assert bullets, f"{case.name}/{name}: {how} lists nothing"

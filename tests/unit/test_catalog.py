@@ -42,7 +42,7 @@ def test_readme_follows_the_outline(catalog):
     for case in catalog:
         readme = (case.path / "README.md").read_text()
         headings = [line for line in readme.splitlines() if line.startswith("## ")]
-        assert headings == ["## Symptom", "## Why", "## Fix", "## References"], case.name
+        assert headings == ["## Symptom", "## Why", "## How we know", "## Fix", "## References"], case.name
         fix = readme.split("## Fix")[1].split("## References")[0]
         assert "<!-- dlp:diff -->" in fix, f"{case.name}: the Fix shows the real diff (no pasted code)"
 
