@@ -23,8 +23,8 @@ ERROR_LINE = re.compile(
 # What differs from one run to the next (pids, addresses, paths elided with an ellipsis) matches anything.
 VARIABLE = re.compile(r"0x[0-9a-fA-F]+|\d+|…|\.\.\.")
 NOT_OBSERVED = re.compile(r"<!--\s*not observed here:\s*\S.*?-->")
-EVIDENCE = re.compile(
-    r"<!-- dlp:fig |https?://|python -m harness |nox -s |\(reasoned|（推理|reasoned\)|推理）"
+EVIDENCE = re.compile(  # a figure, a link, the command that shows it, or a plain mark that nothing does
+    r"<!-- dlp:fig |https?://|python -m harness\s|nox -s |\breasoned\b|推理|not\s+recorded|没有记录成"
 )
 
 
