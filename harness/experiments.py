@@ -145,7 +145,11 @@ def _observation(experiment: Experiment, run: Run, result) -> dict:
         "signature": result.signature,
         "duration_s": result.duration_s,
         "timeout_s": run.timeout_s,
-        **({"memory_cgroup_mb": run.memory_mb, "cgroup_peak_mb": result.cgroup_peak_mb} if run.memory_mb else {}),
+        **(
+            {"memory_cgroup_mb": run.memory_mb, "cgroup_peak_mb": result.cgroup_peak_mb}
+            if run.memory_mb
+            else {}
+        ),
         "measured": experiment.measured(result.output_tail),
     }
 

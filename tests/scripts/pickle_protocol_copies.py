@@ -27,7 +27,8 @@ def main():
     dataset = Features()
     before = peak_mb()
     pickled = ForkingPickler.dumps(dataset, protocol)
-    print(f"protocol {protocol}: a pickle of {len(pickled) / 2**20:.0f} MB raised the peak by {peak_mb() - before:.0f} MB")
+    size, rise = len(pickled) / 2**20, peak_mb() - before
+    print(f"protocol {protocol}: a pickle of {size:.0f} MB raised the peak by {rise:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -78,7 +78,7 @@ def outputs():
 @pytest.mark.parametrize("case", discover(), ids=lambda case: case.name)
 def test_every_case_page_says_how_we_know_after_why(case, name):
     text = (case.path / name).read_text(encoding="utf-8")
-    symptom, how, fix = SECTIONS[name]
+    _, how, fix = SECTIONS[name]
     headings = [line for line in text.splitlines() if line.startswith("## ")]
     assert how in headings, f"{case.name}/{name} has no {how} section (after the Why)"
     assert headings.index(how) == headings.index(fix) - 1, f"{case.name}/{name}: {how} comes before {fix}"
@@ -106,7 +106,10 @@ def test_a_quoted_error_no_run_printed_is_named():
     lines = quoted_error_lines(symptom)
     assert lines == ["RuntimeError: DataLoader worker (pid 12) is killed by signal: Killed."]
     assert unrecorded(lines, ["RuntimeError: DataLoader worker (pid(s) 7278) exited unexpectedly"]) == lines
-    assert unrecorded(lines, ["...\nRuntimeError: DataLoader worker (pid 7266) is killed by signal: Killed.\n"]) == []
+    assert (
+        unrecorded(lines, ["...\nRuntimeError: DataLoader worker (pid 7266) is killed by signal: Killed.\n"])
+        == []
+    )
 
 
 def test_a_block_marked_as_not_observed_is_left_out_and_the_mark_needs_a_reason():
@@ -117,8 +120,12 @@ def test_a_block_marked_as_not_observed_is_left_out_and_the_mark_needs_a_reason(
 
 def test_addresses_and_elisions_match_any_run_s_own():
     line = "_pickle.PicklingError: Can't pickle <function <lambda> at 0x7f3a2c1e0>: attribute lookup"
-    assert as_pattern(line).search("_pickle.PicklingError: Can't pickle <function <lambda> at 0x7fee01>: attribute lookup")
-    assert not as_pattern(line).search("_pickle.PicklingError: Can't pickle <function main>: attribute lookup")
+    assert as_pattern(line).search(
+        "_pickle.PicklingError: Can't pickle <function <lambda> at 0x7fee01>: attribute lookup"
+    )
+    assert not as_pattern(line).search(
+        "_pickle.PicklingError: Can't pickle <function main>: attribute lookup"
+    )
 
 
 def test_case_22_s_error_follows_the_socket_file_as_its_page_says():
