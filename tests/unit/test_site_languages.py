@@ -16,7 +16,7 @@ from harness.site import navigation, pages, wording
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
-URL = re.compile(r"<https?://[^>]+>")
+URL = re.compile(r"<(https?://[^>]+)>|\]\((https?://[^)\s]+)\)")  # bare, or a link's target
 
 
 def _fields(text: str) -> set[str]:
@@ -132,6 +132,10 @@ def test_the_learning_path_names_a_case_left_out_or_listed_twice(monkeypatch):
     assert "03_lambda_collate is in more than one lesson" in str(raised.value)
 
 
+def urls(text: str) -> set[str]:
+    return {bare or target for bare, target in URL.findall(text)}
+
+
 @pytest.mark.parametrize("case", discover(), ids=lambda case: case.name)
 def test_a_translated_readme_keeps_the_structure_of_the_original(case):
     """Same sections, placeholders, code blocks, tabs and references: nothing dropped."""
@@ -142,7 +146,7 @@ def test_a_translated_readme_keeps_the_structure_of_the_original(case):
         assert found[0] == found[1], (
             f"{case.name}: {pattern!r} {found[0]} times in English, {found[1]} in Chinese"
         )
-    assert set(URL.findall(chinese)) == set(URL.findall(english)), f"{case.name}: references differ"
+    assert urls(chinese) == urls(english), f"{case.name}: references differ"
     assert chinese.startswith(f"# {case.number} · ")
     assert re.search(r"[\u4e00-\u9fff]", chinese), f"{case.name}: README.zh.md has no Chinese"
 
