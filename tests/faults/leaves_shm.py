@@ -37,7 +37,11 @@ def own_managers():
 
 
 if __name__ == "__main__":
-    kept = [batch for batch in DataLoader(Tensors(), batch_size=8, num_workers=2, persistent_workers=True)]
+    # The loader stays referenced: its persistent workers live on, holding their share, while this
+    # process hangs (a loader dropped after the loop would shut them down within the second, and a
+    # test waiting for the run's three processes could miss them).
+    loader = DataLoader(Tensors(), batch_size=8, num_workers=2, persistent_workers=True)
+    kept = list(loader)
     for pid in own_managers():
         os.kill(pid, signal.SIGKILL)
     print(f"kept {len(kept)} batches", flush=True)
