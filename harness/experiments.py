@@ -111,7 +111,7 @@ def _run(run: dict, entry: dict) -> Run:
         timeout_s=float(setting("timeout", 60)),
         profile=setting("profile", profiles.BASELINE),
         replace=tuple((old, new) for old, new in run.get("replace", ())),
-        memory_mb=float(setting("memory_mb")) if setting("memory_mb") else None,
+        memory_mb=float(memory) if (memory := setting("memory_mb")) else None,
     )
 
 

@@ -3,15 +3,15 @@ every error line its Symptom quotes was printed by a recorded run (or says why i
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
+from harness import experiments
 from harness.cases import discover
+from harness.results import RESULTS_DIR
+from harness.site.results_data import load_all
 
-RESULTS = Path(__file__).resolve().parents[2] / "results"
 SECTIONS = {
     "README.md": ("## Symptom", "## How we know", "## Fix"),
     "README.zh.md": ("## 现象", "## 我们如何知道", "## 修复"),
@@ -57,12 +57,11 @@ def recorded_outputs() -> dict[str, list[str]]:
     """What the recorded runs of each case printed: its runs' output and signatures, and the
     signatures of the experiments about it ("Case NN: ...")."""
     outputs: dict[str, list[str]] = {}
-    for path in RESULTS.glob("*.json"):
-        for run in json.loads(path.read_text())["results"]:
-            text = "\n".join(run.get(key) or "" for key in ("output_tail", "signature", "reason"))
-            outputs.setdefault(run["case"][:2], []).append(text)
-    for path in (RESULTS / "experiments").glob("*.json"):
-        recorded = json.loads(path.read_text())
+    for recorded in load_all(RESULTS_DIR):
+        for run in recorded.data.results:
+            text = "\n".join(value or "" for value in (run.output_tail, run.signature, run.reason))
+            outputs.setdefault(run.case[:2], []).append(text)
+    for recorded in experiments.load_recorded().values():
         about = re.match(r"Cases? ([\d, and]+):", recorded["about"])
         for number in re.findall(r"\d\d", about[1] if about else ""):
             outputs.setdefault(number, []).extend(run.get("signature") or "" for run in recorded["runs"])
@@ -131,7 +130,7 @@ def test_addresses_and_elisions_match_any_run_s_own():
 def test_case_22_s_error_follows_the_socket_file_as_its_page_says():
     """Case 22 says ConnectionRefusedError comes when the sender's socket file is still there and
     FileNotFoundError when it was removed: every recorded file_descriptor run agrees, and both occur."""
-    recorded = json.loads((RESULTS / "experiments" / "tensor_sender_exit_delay.json").read_text())
+    recorded = experiments.load_recorded()["tensor_sender_exit_delay"]
     seen = set()
     for run in recorded["runs"]:
         present = run["measured"].get("socket_file_present")
