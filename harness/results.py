@@ -66,6 +66,7 @@ class RunResult:
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
     logging: dict = field(default_factory=dict)  # main's logging setup, workers' records (dlp_logging)
     rng: dict = field(default_factory=dict)  # {loader seed: {generator path: {worker: state hash}}}
+    samples: dict = field(default_factory=dict)  # {fetched: {dataset:index: digest}, random, varied}
     stopped_after_batches: int | None = None  # `check` ended it once its loaders had delivered these
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
     shm_leftovers: list[str] = field(default_factory=list)  # /dev/shm entries it left, removed

@@ -60,6 +60,9 @@ EVENT_FIELDS = {
     "import_effect": ("what", "target"),  # what the script's top level did then (dlp_imports)
     "logging_setup": ("logger", "level", "handler_level", "propagate", "disabled"),
     "log": ("worker", "logger", "level", "delivered"),
+    # a map-style Dataset's batch in a worker: each sample's digest by index, the batch's, and
+    # whether a random generator's state changed meanwhile (dlp_samples)
+    "samples": ("dataset", "worker", "indices", "digests", "batch", "drew"),
 }
 
 

@@ -28,6 +28,10 @@ Each process appends lines to <probe_dir>/<pid>.events:
     end <epoch id> <n> <time>        that epoch ended after n batches
     import_main, import_effect       a process imports the main script again, and what its top
                                      level did to files, folders and the network then (dlp_imports)
+    samples <dataset> <worker> <indices> <digests> <batch> <drew>
+                                     a map-style Dataset's batch in a worker: a digest of
+                                     each sample by index, of the batch, and whether it drew
+                                     random numbers meanwhile (dlp_samples)
     logging_setup, log               how logging is set up in the main process, and what became
                                      of each record a worker logged (dlp_logging)
 

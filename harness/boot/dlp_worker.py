@@ -13,6 +13,8 @@ recorded (dlp_probes lists the lines):
     items_end        for an IterableDataset: the worker's share ended (its fetcher stopped),
                      with the items it drew that no batch took (drop_last) and the batch size
     log              each record the worker logs, and whether a handler took it (dlp_logging)
+    samples          for a map-style Dataset: a digest of each sample by index, of the batch, and
+                     whether the worker drew random numbers meanwhile (dlp_samples)
 """
 
 import functools
@@ -44,6 +46,10 @@ def patch(module, record):
             bound.arguments["init_fn"], bound.arguments["collate_fn"] = probe.init_fn, probe.collate_fn
             if probe.iterable:
                 _watch_stream_end()
+            else:
+                import dlp_samples
+
+                dlp_samples.watch(probe)
             args, kwargs = bound.args, bound.kwargs
         except (TypeError, KeyError):  # another torch layout: no fingerprints
             pass
@@ -67,6 +73,9 @@ class _WorkerProbe:
         self.items = 0  # items of its share hashed so far
         self.items_full = False
         self.collated = 0  # items of its share that went into a batch
+        self.fetching = None  # a map-style Dataset: the indices of the batch being fetched
+        self.fetched = None  # … and, once collated, ([a digest of each sample], the batch's digest)
+        self.samples_kept = 0
 
     def init_fn(self, worker_id):
         if self.script_init is not None:
@@ -83,7 +92,12 @@ class _WorkerProbe:
                 self.record("size", _field(path), size)
 
     def collate_fn(self, data):
+        fetching = self.fetching
+        samples = data if self.batched and isinstance(data, list) else [data]
+        sample_digests = [_digest(sample, 12) for sample in samples] if fetching is not None else None
         batch = self.script_collate(data)
+        if sample_digests is not None:
+            self.fetched = (sample_digests, _digest(batch, 12))
         digests = None
         if self.iterable:
             items = data if self.batched and isinstance(data, list) else [data]
@@ -210,7 +224,10 @@ def _feed(obj, hashed, depth):
         hashed.update(b"L%d" % len(obj))
         for value in obj:
             _feed(value, hashed, depth + 1)
-    elif isinstance(obj, (str, bytes, int, float, bool)) or obj is None:
+    elif isinstance(obj, str):
+        # A path by its last part: the run's folder (a temporary one) differs from run to run.
+        hashed.update(repr(obj.replace("\\", "/").rsplit("/", 1)[-1]).encode())
+    elif isinstance(obj, (bytes, int, float, bool)) or obj is None:
         hashed.update(repr(obj).encode())
     else:
         hashed.update(pickle.dumps(obj))

@@ -92,3 +92,130 @@ def _defined_in(body: list[ast.stmt]) -> Iterator[ast.ClassDef | ast.FunctionDef
                 blocks = [h.body for h in inner] if field == "handlers" else [inner]
                 for block in blocks:
                     yield from _defined_in(block)
+
+
+@rule(
+    "DLP020",
+    "main-state-read-in-worker",
+    "23_main_state_lost_in_workers",
+    "`{name}` is read in code that runs in a DataLoader worker and set in {where}, which a spawned "
+    "worker never runs: it has {had}; pass it to the Dataset",
+    script_only=True,
+)
+def dlp020(facts: ModuleFacts) -> Hits:
+    """A module global read in a Dataset method (not __init__, which runs in the main process), a
+    collate_fn or a worker_init_fn, and set (assigned, or changed by item or attribute) only in
+    a function that declares it `global`, or under `if __name__ == "__main__":` - never in code
+    that runs in the worker. A spawned or forkserver worker imports the script as `__mp_main__`
+    without running main() or the guard: it has the value the top level gave, or no name at all.
+    Once a name, at its first read."""
+    in_worker = _worker_code(facts)
+    set_by_main = _set_by_main(facts, {id(f) for f in in_worker})
+    at_top = _top_level_names(facts.tree)
+    reported = set()
+    for function in in_worker:
+        local = _locals(function)
+        for node in ast.walk(function):
+            name = node.id if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) else ""
+            if name in set_by_main and name not in local and name not in reported:
+                reported.add(name)
+                had = "the value the top level gives it" if name in at_top else "no such name"
+                yield node, {"name": name, "where": set_by_main[name], "had": had}
+
+
+def _worker_code(facts: ModuleFacts) -> list[ast.FunctionDef]:
+    """Dataset methods other than __init__, functions handed as collate_fn or worker_init_fn."""
+    in_worker = [m for d in facts.datasets for name, m in d.methods.items() if name != "__init__"]
+    handed = facts.handed_names | facts.worker_init_names
+    return in_worker + [f for f in facts.functions if f.name in handed and f not in in_worker]
+
+
+def _set_by_main(facts: ModuleFacts, in_worker: set[int]) -> dict[str, str]:
+    """{name: where} of the module globals set in a function that declares them global, or under
+    the main guard, less those that code running in a worker sets too."""
+    found: dict[str, str] = {}
+    worker_set: set[str] = set()
+    data = _top_level_names(facts.tree, data_only=True)
+    for function in facts.functions:
+        declared = {n for node in ast.walk(function) if isinstance(node, ast.Global) for n in node.names}
+        changed = _changed(function.body, declared, data - _locals(function))
+        if id(function) in in_worker:
+            worker_set |= changed
+        else:
+            found.update({name: f"{function.name}()" for name in changed if name not in found})
+    for statement in facts.tree.body:
+        if is_main_guard(statement):
+            bound = {n for node in statement.body for n in _bound(node)}
+            changed = _changed(statement.body, set(), data) | bound
+            found.update({name: "the main guard" for name in changed if name not in found})
+    return {name: where for name, where in found.items() if name not in worker_set}
+
+
+def _changed(body: list[ast.stmt], names: set[str], data: set[str]) -> set[str]:
+    """Which of `names` the statements assign, and which of `data` (values the top level assigns,
+    not modules, functions or classes) they change by item or attribute (x[k] = …, x.a = …,
+    x.update(…)), not inside nested definitions."""
+    found = set()
+    for statement in body:
+        for node in _walk_here(statement):
+            targets = []
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "update"
+            ):
+                targets = [node.func]
+            for target in targets:
+                root = target
+                while isinstance(root, (ast.Subscript, ast.Attribute)):
+                    root = root.value
+                if isinstance(root, ast.Name) and root.id in (names if root is target else names | data):
+                    found.add(root.id)
+    return found
+
+
+def _walk_here(node: ast.AST):
+    """The nodes under `node`, not entering function or class definitions."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            yield from _walk_here(child)
+
+
+def _bound(statement: ast.stmt) -> set[str]:
+    """Plain names a statement under the guard binds (assignments, for and with targets, imports)."""
+    found = set()
+    for node in _walk_here(statement):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return found
+
+
+def _top_level_names(tree: ast.Module, data_only: bool = False) -> set[str]:
+    """Names the module's top level binds outside the main guard: assignments, imports and
+    definitions; with `data_only`, assignments alone."""
+    found = set()
+    for statement in tree.body:
+        if is_main_guard(statement) or (data_only and isinstance(statement, (ast.Import, ast.ImportFrom))):
+            continue
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found |= set() if data_only else {statement.name}
+        else:
+            found |= _bound(statement)
+    return found
+
+
+def _locals(function: ast.FunctionDef) -> set[str]:
+    """Its parameters and the names it binds without declaring them global."""
+    declared = {n for node in ast.walk(function) if isinstance(node, ast.Global) for n in node.names}
+    arguments = function.args
+    parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+    parameters += [a for a in (arguments.vararg, arguments.kwarg) if a]
+    bound = {p.arg for p in parameters}
+    for statement in function.body:
+        bound |= _bound(statement)
+    return bound - declared

@@ -52,6 +52,7 @@ class Observation:
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
     logging: dict = field(default_factory=dict)  # the main's logging setup, the workers' records
     rng: dict = field(default_factory=dict)  # the workers' generator fingerprints (events.rng_fingerprints)
+    samples: dict = field(default_factory=dict)  # map-style samples' digests by index (probe_records)
     root_pid: int | None = None  # the script's own process
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
     oom_kills: int | None = None  # processes the kernel's OOM killer ended (in a memory cgroup only)

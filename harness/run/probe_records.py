@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from ..boot import dlp_contract as contract
@@ -211,6 +212,36 @@ def logging_records(events: dict[int, list[list[str]]]) -> dict:
         if worker not in entry["workers"]:
             entry["workers"].append(worker)
     return {"setup": setup, "records": list(grouped.values())} if grouped else {}
+
+
+SAMPLES_RECORDED = 64  # sample and batch digests a run keeps: enough to compare, small in results
+VARIED = "~"  # the digest of a key whose data differed within the run (not comparable)
+
+
+def samples(events: dict[int, list[list[str]]]) -> dict:
+    """What the workers of map-style Datasets fetched (harness/boot/dlp_samples.py): {"fetched":
+    {"<dataset>:<index>" or "<dataset>:b<indices hash>": digest}, "random": samples fetched while
+    a generator drew, "varied": keys whose data differed within the run}; {} where none was
+    recorded. Samples fetched while a generator drew are left out (random data: not comparable);
+    a key seen twice with different data keeps VARIED."""
+    fetched: dict[str, str] = {}
+    drawn = 0
+    for _, dataset, _worker, indices, digests, batch, drew, _ in sorted(
+        _lines(events, "samples"), key=lambda fields: float(fields[-1])
+    ):
+        keys = [f"{dataset}:{index}" for index in indices.split(",")]
+        if drew == "1":
+            drawn += len(keys)
+            continue
+        batch_key = f"{dataset}:b" + hashlib.sha1(indices.encode()).hexdigest()[:10]
+        for key, digest in [*zip(keys, digests.split(","), strict=False), (batch_key, batch)]:
+            if digest == "-" or (key not in fetched and len(fetched) >= SAMPLES_RECORDED):
+                continue
+            fetched[key] = digest if fetched.get(key, digest) == digest else VARIED
+    if not fetched and not drawn:
+        return {}
+    varied = sum(digest == VARIED for digest in fetched.values())
+    return {"fetched": fetched, "random": drawn, "varied": varied}
 
 
 class ProgressWatch:

@@ -377,6 +377,7 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     observation.streams = probe_records.streams(recorded)
     observation.import_effects = probe_records.import_effects(recorded)
     observation.logging = probe_records.logging_records(recorded)
+    observation.samples = probe_records.samples(recorded)
     if run.proc.returncode == BOOT_EXIT_CODE:
         observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:

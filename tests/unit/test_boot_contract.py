@@ -82,6 +82,11 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
         "propagate": "1",
         "delivered": "0",
         "disabled": "0",
+        "dataset": "Samples/8",
+        "indices": "3,5",
+        "digests": "ab12,cd34",
+        "batch": "ef56",
+        "drew": "0",
     }
     lines = [
         " ".join((kind, *(values[field] for field in fields), "100.5"))
@@ -116,6 +121,8 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
         "setup": {"train": [20, 0, True, False]},
         "records": [{"logger": "train", "level": 20, "delivered": False, "count": 1, "workers": ["0"]}],
     }
+    fetched = probe_records.samples(recorded)["fetched"]
+    assert (fetched["Samples/8:3"], fetched["Samples/8:5"]) == ("ab12", "cd34") and len(fetched) == 3
 
 
 def test_a_temporary_file_made_and_removed_by_the_import_is_no_side_effect(tmp_path):

@@ -59,7 +59,7 @@ def test_notebook_code_drops_only_the_rules_that_assume_a_main_script():
         in_notebook = {(f.line, f.code) for f in lint_source(source, str(path), notebook=True)}
         script_only = {c for c, rule in RULES.items() if rule.script_only}
         assert in_notebook == {(n, c) for n, c in marked(source) if c not in script_only}
-    assert {"DLP001", "DLP008"} == {c for c, rule in RULES.items() if rule.script_only}
+    assert {"DLP001", "DLP008", "DLP020"} == {c for c, rule in RULES.items() if rule.script_only}
 
 
 def test_output_is_ruff_style_with_the_case():

@@ -38,7 +38,9 @@ def test_noqa_silences_its_line_or_its_codes(comment, silenced):
 def test_select_and_ignore_take_codes_and_prefixes_and_name_a_typo():
     assert select_rules() == frozenset(RULES)
     assert select_rules(("DLP00",)) == {f"DLP00{n}" for n in range(1, 10)}
-    assert select_rules(("DLP",), ("DLP002", "DLP01")) == {f"DLP00{n}" for n in range(1, 10)} - {"DLP002"}
+    assert select_rules(("DLP",), ("DLP002", "DLP01", "DLP02")) == {f"DLP00{n}" for n in range(1, 10)} - {
+        "DLP002"
+    }
     with pytest.raises(ValueError, match="unknown rule code or prefix 'DLP9'"):
         select_rules(("DLP9",))
 

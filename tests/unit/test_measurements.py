@@ -231,3 +231,46 @@ def test_workers_dropping_more_than_one_process_could_lose_data():
     assert "one process would drop at most 7" in measured.text
     one_partial = {"9": {**_stream(0, items=16)["9"], "dropped": 7, "batch_size": 8}}
     assert measurements.repeated_stream([_run(streams=one_partial)]).refuted
+
+
+def _fetched(profile, method, fetched, python="3.11.7", random=0):
+    how = {"launcher": "native", "interpreter": "python", "python": python, "emulated": method != "fork"}
+    return _run(profile, method, how=how, samples={"fetched": fetched, "random": random, "varied": 0})
+
+
+def test_a_sample_that_spawned_workers_make_otherwise_confirms_state_set_by_main():
+    fork = _fetched("linux", "fork", {"S/8:1": "a1", "S/8:2": "a2", "S/8:0": "00"})
+    spawned = [
+        _fetched(p, m, {"S/8:1": "b1", "S/8:2": "b2", "S/8:0": "00"})
+        for p, m in (("linux-3.14", "forkserver"), ("macos", "spawn"))
+    ]
+    measured = measurements.main_state([fork, *spawned])
+    assert measured.confirmed, measured.text
+    assert "2 of 3" in measured.text and "sample 1 of S" in measured.text
+
+
+def test_samples_alike_under_every_start_method_refute_it():
+    same = {"S/8:1": "a1", "S/8:2": "a2"}
+    measured = measurements.main_state([_fetched("linux", "fork", same), _fetched("macos", "spawn", same)])
+    assert measured.refuted, measured.text
+
+
+def test_spawned_runs_that_disagree_with_each_other_are_chance_not_main_state():
+    """Data that varies from run to run (a generator the probe did not see) differs under fork and
+    under spawn too; the spawned runs then differ from each other as well: not confirmed."""
+    fork = _fetched("linux", "fork", {"S/8:1": "a1"})
+    spawned = [
+        _fetched("macos", "spawn", {"S/8:1": "b1"}),
+        _fetched("windows-emulated", "spawn", {"S/8:1": "c1"}),
+    ]
+    measured = measurements.main_state([fork, *spawned])
+    assert measured.verdict == measurements.UNKNOWN and "varies from run to run" in measured.text
+
+
+def test_runs_of_other_interpreters_or_drawn_at_random_are_not_compared():
+    fork = _fetched("linux", "fork", {"S/8:1": "a1"})
+    wine = _fetched("windows", "spawn", {"S/8:1": "b1"}, python="3.13.5")
+    measured = measurements.main_state([fork, wine])
+    assert measured.verdict == measurements.UNKNOWN and "same interpreter" in measured.text
+    drawn = [_fetched("linux", "fork", {}, random=8), _fetched("macos", "spawn", {}, random=8)]
+    assert "16 were fetched while a random generator drew" in measurements.main_state(drawn).text

@@ -80,6 +80,21 @@ ROLLOUT_RESET = """Traceback (most recent call last):
     answer_challenge(c, authkey)
 ConnectionResetError: [Errno 104] Connection reset by peer
 """
+TOKENIZER_IN_MAIN = """Traceback (most recent call last):
+  File "/home/u/nlp/train.py", line 88, in <module>
+    main(cfg)
+  File "/home/u/nlp/train.py", line 74, in main
+    for batch in loader:
+NameError: Caught NameError in DataLoader worker process 0.
+Original Traceback (most recent call last):
+  File "/usr/lib/python3/dist-packages/torch/utils/data/_utils/worker.py", line 349, in _worker_loop
+    data = fetcher.fetch(index)  # type: ignore[possibly-undefined]
+  File "/usr/lib/python3/dist-packages/torch/utils/data/_utils/fetch.py", line 55, in fetch
+    return self.collate_fn(data)
+  File "/home/u/nlp/train.py", line 31, in collate
+    encoded = tokenizer(texts, padding=True, return_tensors="pt")
+NameError: name 'tokenizer' is not defined
+"""
 POOL_IN_WORKER = """Traceback (most recent call last):
   File "/work/tiles.py", line 19, in __getitem__
     with concurrent.futures.ProcessPoolExecutor(2) as pool:
@@ -343,6 +358,15 @@ FEEDS = {
             {
                 m: crash("ConnectionResetError: [Errno 104] Connection reset by peer", ROLLOUT_RESET)
                 for m in ("fork", "forkserver")
+            }
+        ),
+        "",
+    ),
+    "23": (  # a Hugging Face tokenizer made global in main(), used in the collate_fn
+        runs(
+            {
+                m: crash("NameError: Caught NameError in DataLoader worker process 0.", TOKENIZER_IN_MAIN)
+                for m in ("forkserver", "spawn")
             }
         ),
         "",

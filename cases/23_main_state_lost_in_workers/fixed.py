@@ -1,0 +1,31 @@
+"""Samples scaled by the factor that main() reads from the config; two workers."""
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Samples(Dataset):
+    def __init__(self, scale):
+        self.scale = scale  # pickled with the Dataset: every worker gets it
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, index):
+        return torch.full((2,), float(index)) * self.scale
+
+
+def load_config():
+    return {"scale": 0.5}  # read from a YAML file in a real project
+
+
+def main():
+    scale = load_config()["scale"]
+    loader = DataLoader(Samples(scale), batch_size=4, num_workers=2)
+    largest = max(float(batch.max()) for batch in loader)
+    print(f"the largest value is {largest}: sample 7 scaled by {largest / 7}, the config says {scale}")
+    assert largest == 7 * scale, f"the samples were scaled by {largest / 7}, not by the config's {scale}"
+
+
+if __name__ == "__main__":
+    main()

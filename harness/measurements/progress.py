@@ -1,0 +1,220 @@
+"""Trends over batches and epochs: open descriptors, worker memory, the wait for workers."""
+
+from __future__ import annotations
+
+import statistics
+
+import psutil
+
+from ..results import RunResult
+from ..run.memory import BASELINE_SAMPLES, MB
+from .verdict import CONFIRMED, REFUTED, UNKNOWN, Measurement, worst
+
+FD_RISE_PER_BATCH = 0.2  # open descriptors a batch: less is no trend
+FD_MIN_POINTS = 8  # batches with a descriptor count: fewer is no sample
+MEMORY_MIN_SEEN_MB = 8.0  # a worker's growth below this is noise (allocator, first batches)
+SHUTDOWN_NOTED_S = 1.0  # an epoch that goes on this long after its last batch says so
+
+
+def open_files(results: list[RunResult], case=None) -> Measurement:
+    """A steady rise of the main process's open descriptors, carried to the open-file limit and
+    to the epoch's length."""
+    found = []
+    for result in results:
+        for epoch in result.loader_epochs:
+            points = epoch.get("fds") or []
+            if len(points) >= FD_MIN_POINTS and epoch.get("fd_limit"):
+                found.append(_fd_trend(result.profile, points, epoch["fd_limit"], epoch.get("length")))
+    return worst(found, f"no epoch delivered {FD_MIN_POINTS} batches with a count of open descriptors")
+
+
+def _slope(points: list[list[int]]) -> float:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread if spread else 0.0
+
+
+def _rise_per_batch(points: list[list[int]]) -> float:
+    """Descriptors opened per batch, past the workers' start-up (the first quarter)."""
+    return _slope(points[len(points) // 4 :])
+
+
+def _fd_trend(profile: str, points: list[list[int]], limit: int, length: int | None) -> Measurement:
+    (first_batch, first), (last_batch, last) = points[0], points[-1]
+    slope = _rise_per_batch(points)
+    seen = f"open descriptors went from {first} to {last} over batches {first_batch}–{last_batch}"
+    if slope < FD_RISE_PER_BATCH:
+        return Measurement(REFUTED, f"{profile}: {seen}: no steady rise")
+    reached = last_batch + max(0, round((limit - last) / slope))
+    rate = (
+        f"{seen} ({slope:.1f} a batch); at this rate the {limit} open-file limit is reached after "
+        f"about {reached} batches"
+    )
+    if length is None:
+        return Measurement(UNKNOWN, f"{profile}: {rate}; the epoch's length is not known")
+    at_end = round(last + slope * (length - last_batch))
+    if reached <= length:
+        return Measurement(CONFIRMED, f"{profile}: {rate}; an epoch here is {length}")
+    return Measurement(
+        REFUTED,
+        f"{profile}: {seen} ({slope:.1f} a batch): about {at_end} at the end of its {length} batches, "
+        f"under the limit of {limit}",
+    )
+
+
+def worker_memory(results: list[RunResult], case=None) -> Measurement:
+    """Forked workers' memory growth per batch, carried to the epoch's length and compared with the
+    case's threshold (and, for all workers together, with the memory available). Only forked
+    workers: copy-on-read is fork's; a spawned worker's USS also counts the shared-memory files it
+    writes batches into (file_system strategy), which a kept batch keeps alive."""
+    threshold = getattr(case, "leak_threshold_mb", None) or 0.0
+    sizes = [_small_containers(r) for r in results if r.dataset_sizes]
+    found = []
+    for result in (r for r in results if r.start_method == "fork"):
+        epochs = [e for e in result.loader_epochs if e.get("batches")]
+        memory = result.memory or {}
+        workers = memory.get("workers") or {}  # the summary recorded with the series
+        samples = [
+            len(p["samples"]) for p in (memory.get("processes") or {}).values() if p["role"] == "worker"
+        ]
+        if not epochs or not workers or max(samples, default=0) < BASELINE_SAMPLES + 1:
+            continue
+        if any(w["metric"] != "uss" for w in workers.values()):
+            found.append(Measurement(UNKNOWN, f"{result.profile}: worker memory could be read only as RSS"))
+            continue
+        if _keeps_batches(result):
+            found.append(Measurement(UNKNOWN, f"{result.profile}: {KEPT_BATCHES}"))
+            continue
+        found.append(_memory_trend(result.profile, epochs[0], workers, threshold))
+    if sizes and all(m.refuted for m in sizes) and not any(m.confirmed for m in found):
+        return sizes[0]  # small lists cannot grow a worker by copy-on-read, whatever its noise
+    return worst(found + sizes, "no forked worker's memory was sampled long enough")
+
+
+KEPT_BATCHES = (
+    "the main process keeps the batches it receives (its open descriptors rise), which keeps the "
+    "workers' shared memory mapped: their growth is not copy-on-read"
+)
+
+
+def _keeps_batches(result: RunResult) -> bool:
+    """The main process's open descriptors rise steadily: it keeps every batch (case 12)."""
+    return any(
+        len(points) >= FD_MIN_POINTS and _rise_per_batch(points) >= FD_RISE_PER_BATCH
+        for points in (epoch.get("fds") or [] for epoch in result.loader_epochs)
+    )
+
+
+LARGE_CONTAINER = 10_000  # items: a Dataset's lists below this size cannot grow a worker much
+
+
+def _small_containers(result: RunResult) -> Measurement:
+    """Refuted where every list, tuple and dict the Dataset holds is small; else no verdict."""
+    path, size = max(result.dataset_sizes.items(), key=lambda item: item[1])
+    if size == 0:
+        return Measurement(REFUTED, f"{result.profile}: the Dataset holds no list, tuple or dict")
+    if size < LARGE_CONTAINER:
+        return Measurement(
+            REFUTED, f"{result.profile}: the largest list the Dataset holds, `{path}`, has {size} items"
+        )
+    return Measurement(UNKNOWN, f"{result.profile}: `{path}` holds {size} items")
+
+
+def _steady_growth(worker: dict) -> float:
+    """What a worker's growth says of the rest of the epoch: its growth, but no more than twice its
+    growth over the second half of the window (copy-on-read goes on as the worker reads; a worker
+    that grew at its start and then settled does not)."""
+    late = worker.get("late_growth_mb")
+    return worker["growth_mb"] if late is None else min(worker["growth_mb"], 2 * late)
+
+
+def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) -> Measurement:
+    worst = max(workers.values(), key=_steady_growth)
+    grew = _steady_growth(worst)
+    batches, length = epoch["batches"], epoch.get("length")
+    seen = f"a worker grew {worst['growth_mb']:.0f} MB over {batches} batches"
+    if grew < worst["growth_mb"] / 2:
+        seen += (
+            f", only {worst['late_growth_mb']:.0f} MB of it in the second half: it settled after its start"
+        )
+    if length is None:
+        verdict = CONFIRMED if grew >= threshold else UNKNOWN
+        return Measurement(verdict, f"{profile}: {seen}; the epoch's length is not known")
+    projected = grew * length / batches
+    if projected < threshold:
+        return Measurement(
+            REFUTED,
+            f"{profile}: {seen}: about {projected:.0f} MB over its {length}-batch epoch, "
+            f"under {threshold:g} MB",
+        )
+    available = psutil.virtual_memory().available / MB
+    total = projected * len(workers)
+    carried = (
+        f"{seen}; at this rate about {projected:.0f} MB each over an epoch of {length} batches "
+        f"({len(workers)} worker(s) together: {total:.0f} MB; {available:.0f} MB available here)"
+    )
+    if grew < MEMORY_MIN_SEEN_MB and batches < length:
+        return Measurement(UNKNOWN, f"{profile}: {carried}: too little seen to tell; run with --full")
+    return Measurement(CONFIRMED, f"{profile}: {carried}")
+
+
+def startup_wait(epochs: list[dict]) -> tuple[float, float] | None:
+    """(seconds, share): how long the complete epochs of a loader after its first waited for their first batch
+    on average, and the share that was of their time up to their last batch; None without such an
+    epoch. The workers' shutdown after the last batch is left out: it is not a start-up cost (and
+    under spawn with file_system on Linux and macOS it can take 5 s a worker: `shutdown_wait`)."""
+    later = [
+        e
+        for n, e in enumerate(epochs)
+        if e["duration_s"] and e["first_batch_s"] is not None and _iterated_before(e, epochs[:n])
+    ]
+    if not later:
+        return None
+    waited = sum(e["first_batch_s"] for e in later)
+    served = sum(e.get("last_batch_s") or e["duration_s"] for e in later)  # older results lack it
+    return waited / len(later), waited / served
+
+
+def _iterated_before(epoch: dict, earlier: list[dict]) -> bool:
+    """Whether the epoch's DataLoader had been iterated before it: a later epoch of the same loader,
+    not the first pass of another (a validation loader after a training one). Results recorded
+    before loaders were told apart have no `loader`: one loader, as then assumed."""
+    return any(e.get("loader") == epoch.get("loader") for e in earlier)
+
+
+def shutdown_wait(epochs: list[dict]) -> float | None:
+    """How long, on average, a complete epoch went on after its last batch (its workers' shutdown)."""
+    ended = [e for e in epochs if e["duration_s"] and e.get("last_batch_s") is not None]
+    if not ended:
+        return None
+    return sum(e["duration_s"] - e["last_batch_s"] for e in ended) / len(ended)
+
+
+def startup_figures(epochs: list[dict], waited: tuple[float, float]) -> str:
+    """The later epochs' start-up wait (`startup_wait(epochs)`) in words, with the shutdown wait
+    where it is long."""
+    seconds, share = waited
+    figures = (
+        f"epochs after the first waited {seconds:.2f} s for their first batch, "
+        f"{share:.0%} of their time up to their last batch"
+    )
+    shutdown = shutdown_wait(epochs)
+    if shutdown is not None and shutdown >= SHUTDOWN_NOTED_S:
+        figures += f"; each epoch then waited {shutdown:.1f} s for its workers to exit"
+    return figures
+
+
+def startup(results: list[RunResult], case=None) -> Measurement:
+    """Later epochs that spend a large share of their time waiting for their first batch: workers
+    started again, the Dataset sent again, each epoch."""
+    threshold = getattr(case, "slow_startup_share", None) or 0.0
+    found = []
+    for result in results:
+        waited = startup_wait(result.loader_epochs)
+        if waited is None:
+            continue
+        seen = f"{result.profile}: {startup_figures(result.loader_epochs, waited)}"
+        verdict = CONFIRMED if waited[1] > threshold else REFUTED
+        found.append(Measurement(verdict, f"{seen} (threshold {threshold:.0%})"))
+    return worst(found, "no loader of any run completed a second epoch (--full runs to the end)")
