@@ -91,9 +91,10 @@ def _key(key: str) -> str:
 
 
 def _nothing_compared(results: list[RunResult]) -> str:
-    methods = {r.start_method for r in results if _fetched(r)}
+    fetched = [r for r in results if _fetched(r)]
     drawn = sum((r.samples or {}).get("random", 0) for r in results)
-    if FORK not in methods or not methods & set(FRESH):
+    forks = {_interpreter(r) for r in fetched if r.start_method == FORK}
+    if not forks & {_interpreter(r) for r in fetched if r.start_method in FRESH}:
         return (
             "no map-style Dataset's samples were fetched by workers under both fork and spawn or "
             "forkserver with the same interpreter: nothing to compare"

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 
 from ..cases import VARIANTS, Case
 from ..measurements import shutdown_wait, startup_wait
-from ..profiles import PROFILE_NAMES
+from ..profiles import BASELINE, PROFILE_NAMES
 from ..results import RunResult
 from . import experiment_figures
 from .results_data import Recorded
@@ -107,6 +107,7 @@ def render(kind: str, args: dict[str, str], sources: Sources) -> str:
         "cgroup-peak": _cgroup_peak,
         "outcome": _outcome,
         "signature": _signature,
+        "samples-differing": _samples_differing,
         "timeout": _timeout,
         "memory-cgroup": lambda a, s: f"{_number(_setting(a, s, 'memory_cgroup_mb'), 0)} MB",
         "threshold": _threshold,
@@ -237,6 +238,24 @@ def _signature(args: dict, sources: Sources) -> str:
     if len(runs) != 1 or not runs[0].signature:
         raise FigureError(f"names {len(runs)} runs, not one with a signature")
     return f"`{runs[0].signature}`"
+
+
+def _samples_differing(args: dict, sources: Sources) -> str:
+    """ "N of M": of the M sample indices that the named run and the same case's run under the
+    baseline profile (fork)
+    both fetched with nothing drawn at random, the N whose data differed (harness/boot/dlp_samples.py)."""
+    (run,) = _runs(args, sources)
+    (fork,) = _runs({**args, "profile": BASELINE}, sources)
+    ours, theirs = (_sample_digests(r) for r in (run, fork))
+    shared = set(ours) & set(theirs)
+    if not shared:
+        raise FigureError("the two runs fetched no sample index in common")
+    return f"{sum(ours[k] != theirs[k] for k in shared)} of {len(shared)}"
+
+
+def _sample_digests(run: RunResult) -> dict[str, str]:
+    fetched = (run.samples or {}).get("fetched", {})
+    return {key: digest for key, digest in fetched.items() if ":b" not in key and digest != "~"}
 
 
 def _setting(args: dict, sources: Sources, name: str) -> float:

@@ -120,6 +120,7 @@ LESSONS = [
             "15_persistent_workers_stale_dataset",
             "19_distributed_ranks_workers",
             "18_logging_lost_in_workers",
+            "23_main_state_lost_in_workers",
             "11_lock_held_at_fork",
             "04_opencv_thread_deadlock",
             "14_openmp_threads_in_worker",
