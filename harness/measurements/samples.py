@@ -6,6 +6,9 @@ process and a spawned one, which imported the script afresh, lacks: a module glo
 or the main guard set. Samples fetched while a random generator drew (augmentations), or that
 differed within one run, are left out by the probe (harness/run/probe_records.py `samples`).
 Runs are compared only with runs of the same interpreter (a pickle differs between versions).
+A difference is confirmed only where a second run that imported the script afresh fetched the
+same data as the first: data made at random in the main process (unseeded synthetic data, a
+random split) differs from run to run, and then from each of them.
 """
 
 from __future__ import annotations
@@ -53,34 +56,47 @@ def main_state(results: list[RunResult], case=None) -> Measurement:
             f"the {count} samples and batches fetched by index under fork and under {runs}, with "
             "nothing drawn at random for them, were the same",
         )
-    return _judged(differing)
+    return _judged(*differing[0], fresh)
 
 
-def _judged(differing: list[tuple]) -> Measurement:
-    fork, fresh, keys, count = differing[0]
-    others = [r for _, r, _, _ in differing[1:] if _interpreter(r) == _interpreter(fresh)]
-    disagree = [
-        r.profile
-        for r in others
-        if any(_fetched(r).get(k, _fetched(fresh)[k]) != _fetched(fresh)[k] for k in keys)
-    ]
+def _judged(
+    fork: RunResult, first: RunResult, keys: list[str], count: int, fresh: list[RunResult]
+) -> Measurement:
+    """Samples that differed between `fork` and `first`: confirmed where another run that imported
+    the script afresh fetched them too and agrees with `first` (the data does not vary from run
+    to run); unknown where one disagrees, or where no other run can tell."""
     named = ", ".join(_key(key) for key in keys[:SHOWN]) + (
         f" and {len(keys) - SHOWN} more" if len(keys) > SHOWN else ""
     )
+    seen = (
+        f"{len(keys)} of {count} samples and batches fetched by the same index differed between "
+        f"{fork.profile} (fork) and {first.profile} ({named}), with nothing drawn at random for them"
+    )
+    theirs = _fetched(first)
+    controls = [
+        r
+        for r in fresh
+        if r is not first and _interpreter(r) == _interpreter(first) and set(keys) & set(_fetched(r))
+    ]
+    disagree = [r.profile for r in controls if any(_fetched(r).get(k, theirs[k]) != theirs[k] for k in keys)]
+    if not controls:
+        return Measurement(
+            UNKNOWN,
+            f"{seen}; but no other run that imported the script afresh fetched them, to tell state "
+            "that only the main process set from data that varies from run to run (unseeded data, a "
+            "random split): check with more profiles (linux-3.14, macos)",
+        )
     if disagree:
         return Measurement(
             UNKNOWN,
-            f"{len(keys)} of {count} samples differed between {fork.profile} and {fresh.profile} ({named}), "
-            f"but {', '.join(disagree)} fetched yet other data for them: data that varies from run to "
-            "run, not state that only the main process set",
+            f"{seen}; but {', '.join(disagree)} fetched yet other data for them: data that varies "
+            "from run to run, not state that only the main process set",
         )
-    agreeing = [fresh.profile, *(r.profile for r in others)]
+    agreeing = ", ".join(r.profile for r in controls)
     return Measurement(
         CONFIRMED,
-        f"{len(keys)} of {count} samples and batches fetched by the same index differed between "
-        f"{fork.profile} (fork) and {', '.join(agreeing)} ({named}), with nothing drawn at random for "
-        "them: the workers that imported the script afresh made them from other state than the "
-        "forked copies of the main process",
+        f"{seen}, and {agreeing} fetched the same data as {first.profile}: the workers that imported "
+        "the script afresh made them from other state than the forked copies of the main process",
     )
 
 

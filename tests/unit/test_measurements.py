@@ -249,6 +249,17 @@ def test_a_sample_that_spawned_workers_make_otherwise_confirms_state_set_by_main
     assert "2 of 3" in measured.text and "sample 1 of S" in measured.text
 
 
+def test_one_run_that_imported_afresh_cannot_tell_main_state_from_data_made_at_random():
+    """Unseeded synthetic data, a random split: every run fetches other data; a second run that
+    imported the script afresh is the control."""
+    fork = _fetched("linux", "fork", {"S/8:1": "a1"})
+    measured = measurements.main_state([fork, _fetched("windows-emulated", "spawn", {"S/8:1": "b1"})])
+    assert measured.verdict == measurements.UNKNOWN and "no other run" in measured.text
+    fork_agrees = _fetched("linux-3.14", "forkserver", {"S/8:1": "a1"})
+    both = [fork, _fetched("windows-emulated", "spawn", {"S/8:1": "b1"}), fork_agrees]
+    assert measurements.main_state(both).verdict == measurements.UNKNOWN
+
+
 def test_samples_alike_under_every_start_method_refute_it():
     same = {"S/8:1": "a1", "S/8:2": "a2"}
     measured = measurements.main_state([_fetched("linux", "fork", same), _fetched("macos", "spawn", same)])

@@ -3,6 +3,7 @@ to normalise the images: forked workers see main()'s values, spawned ones the de
 
 pitfalls: 23
 risks:
+check-options: --profile linux,linux-3.14,windows-emulated
 """
 
 import argparse
