@@ -195,3 +195,19 @@ def test_what_the_top_level_does_when_a_child_imports_the_script_is_recorded(tmp
         (e["what"], e["target"].split(os.sep)[0], e["processes"]) for e in observed.import_effects["effects"]
     ]
     assert effects == [("mkdir", "runs", 1), ("open-w", "out", 1)], observed.import_effects
+
+
+def test_samples_drawn_at_random_or_varying_within_a_run_are_not_compared(tmp_path):
+    """A batch fetched while a generator drew is counted, not kept; an index fetched twice with
+    other data (a second epoch) is marked as varied; batches are keyed by their indices."""
+    lines = [
+        "samples Samples/8 0 0,1 aa,bb b01 0 1.0",
+        "samples Samples/8 1 2,3 cc,dd b23 1 2.0",
+        "samples Samples/8 0 0,1 aa,ee b01 0 3.0",
+    ]
+    (tmp_path / f"7{contract.EVENTS_SUFFIX}").write_text("\n".join(lines) + "\n")
+    recorded = probe_records.samples(probe_records.read(tmp_path))
+    fetched = recorded["fetched"]
+    assert fetched["Samples/8:0"] == "aa" and fetched["Samples/8:1"] == probe_records.VARIED
+    assert "Samples/8:2" not in fetched and recorded["random"] == 2 and recorded["varied"] == 1
+    assert [key for key in fetched if ":b" in key] and len(fetched) == 3
