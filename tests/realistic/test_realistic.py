@@ -183,7 +183,7 @@ def test_check_names_the_right_pitfalls_and_no_false_one(checked, script):
     expected = _expected(script)
     runs = "; ".join(f"{r['profile']}: {r['outcome']} {r['signature'][:160]}" for r in report["runs"])
     details = f"{runs}\n" + "\n".join(
-        f"{p['case']} {p['status']}: {p['verdict']}" for p in report["findings"]
+        f"{p['case']} {p['status']}: {p['verdict'] or p['measurement']}" for p in report["findings"]
     )
     assert found["pitfall"] == expected["pitfalls"], details
     assert found["risk"] == expected["risks"], details
