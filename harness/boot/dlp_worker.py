@@ -92,15 +92,14 @@ class _WorkerProbe:
                 self.record("size", _field(path), size)
 
     def collate_fn(self, data):
-        fetching = self.fetching
-        samples = data if self.batched and isinstance(data, list) else [data]
-        sample_digests = [_digest(sample, 12) for sample in samples] if fetching is not None else None
+        items = data if self.batched and isinstance(data, list) else [data]
+        # Hashed before the script's collate_fn sees them: it may change them in place.
+        sample_digests = [_digest(item, 12) for item in items] if self.fetching is not None else None
         batch = self.script_collate(data)
         if sample_digests is not None:
             self.fetched = (sample_digests, _digest(batch, 12))
         digests = None
         if self.iterable:
-            items = data if self.batched and isinstance(data, list) else [data]
             self.collated += len(items)
             digests = self._record_items(items)
         if self.first:

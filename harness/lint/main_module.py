@@ -137,8 +137,7 @@ def _set_by_main(facts: ModuleFacts, in_worker: set[int]) -> dict[str, str]:
     worker_set: set[str] = set()
     data = _top_level_names(facts.tree, data_only=True)
     for function in facts.functions:
-        declared = {n for node in ast.walk(function) if isinstance(node, ast.Global) for n in node.names}
-        changed = _changed(function.body, declared, data - _locals(function))
+        changed = _changed(function.body, _declared_global(function), data - _locals(function))
         if id(function) in in_worker:
             worker_set |= changed
         else:
@@ -209,13 +208,16 @@ def _top_level_names(tree: ast.Module, data_only: bool = False) -> set[str]:
     return found
 
 
+def _declared_global(function: ast.FunctionDef) -> set[str]:
+    return {name for node in ast.walk(function) if isinstance(node, ast.Global) for name in node.names}
+
+
 def _locals(function: ast.FunctionDef) -> set[str]:
     """Its parameters and the names it binds without declaring them global."""
-    declared = {n for node in ast.walk(function) if isinstance(node, ast.Global) for n in node.names}
     arguments = function.args
     parameters = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
     parameters += [a for a in (arguments.vararg, arguments.kwarg) if a]
     bound = {p.arg for p in parameters}
     for statement in function.body:
         bound |= _bound(statement)
-    return bound - declared
+    return bound - _declared_global(function)

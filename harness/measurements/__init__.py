@@ -17,7 +17,7 @@ from collections.abc import Callable
 from ..results import RunResult
 from .progress import open_files, shutdown_wait, startup, startup_figures, startup_wait, worker_memory
 from .randomness import randomness
-from .samples import main_state
+from .samples import fetched_by_key, main_state
 from .verdict import CONFIRMED, REFUTED, UNKNOWN, Measurement
 from .workers import import_side_effects, lost_logs, repeated_stream
 
@@ -28,6 +28,7 @@ __all__ = [
     "REFUTED",
     "UNKNOWN",
     "Measurement",
+    "fetched_by_key",
     "import_side_effects",
     "lost_logs",
     "main_state",

@@ -22,7 +22,9 @@ FRESH = ("spawn", "forkserver")  # start methods whose workers import the script
 SHOWN = 3  # differing samples named in the text
 
 
-def _fetched(result: RunResult) -> dict[str, str]:
+def fetched_by_key(result: RunResult) -> dict[str, str]:
+    """{"<dataset>:<index>" or a batch's key: digest} of what the run's workers fetched, less the
+    keys whose data differed within the run."""
     fetched = (result.samples or {}).get("fetched", {})
     return {key: digest for key, digest in fetched.items() if digest != VARIED}
 
@@ -40,10 +42,10 @@ def main_state(results: list[RunResult], case=None) -> Measurement:
     """Confirmed where a sample index gave other data under spawn or forkserver than under fork
     (and, with two such runs or more, the same other data in each: not chance); refuted where
     every sample compared was the same; unknown where none could be compared."""
-    forks = [r for r in results if r.start_method == FORK and _fetched(r)]
-    fresh = [r for r in results if r.start_method in FRESH and _fetched(r)]
+    forks = [r for r in results if r.start_method == FORK and fetched_by_key(r)]
+    fresh = [r for r in results if r.start_method in FRESH and fetched_by_key(r)]
     pairs = [(f, r) for f in forks for r in fresh if _interpreter(f) == _interpreter(r)]
-    compared = [(f, r, *_differing(_fetched(f), _fetched(r))) for f, r in pairs]
+    compared = [(f, r, *_differing(fetched_by_key(f), fetched_by_key(r))) for f, r in pairs]
     compared = [entry for entry in compared if entry[3]]
     if not compared:
         return Measurement(UNKNOWN, _nothing_compared(results))
@@ -72,13 +74,15 @@ def _judged(
         f"{len(keys)} of {count} samples and batches fetched by the same index differed between "
         f"{fork.profile} (fork) and {first.profile} ({named}), with nothing drawn at random for them"
     )
-    theirs = _fetched(first)
+    theirs = fetched_by_key(first)
     controls = [
         r
         for r in fresh
-        if r is not first and _interpreter(r) == _interpreter(first) and set(keys) & set(_fetched(r))
+        if r is not first and _interpreter(r) == _interpreter(first) and set(keys) & set(fetched_by_key(r))
     ]
-    disagree = [r.profile for r in controls if any(_fetched(r).get(k, theirs[k]) != theirs[k] for k in keys)]
+    disagree = [
+        r.profile for r in controls if any(fetched_by_key(r).get(k, theirs[k]) != theirs[k] for k in keys)
+    ]
     if not controls:
         return Measurement(
             UNKNOWN,
@@ -107,7 +111,7 @@ def _key(key: str) -> str:
 
 
 def _nothing_compared(results: list[RunResult]) -> str:
-    fetched = [r for r in results if _fetched(r)]
+    fetched = [r for r in results if fetched_by_key(r)]
     drawn = sum((r.samples or {}).get("random", 0) for r in results)
     forks = {_interpreter(r) for r in fetched if r.start_method == FORK}
     if not forks & {_interpreter(r) for r in fetched if r.start_method in FRESH}:

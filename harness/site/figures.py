@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..cases import VARIANTS, Case
-from ..measurements import shutdown_wait, startup_wait
+from ..measurements import fetched_by_key, shutdown_wait, startup_wait
 from ..profiles import BASELINE, PROFILE_NAMES
 from ..results import RunResult
 from . import experiment_figures
@@ -254,8 +254,8 @@ def _samples_differing(args: dict, sources: Sources) -> str:
 
 
 def _sample_digests(run: RunResult) -> dict[str, str]:
-    fetched = (run.samples or {}).get("fetched", {})
-    return {key: digest for key, digest in fetched.items() if ":b" not in key and digest != "~"}
+    """The samples' digests by index, without the batches'."""
+    return {key: digest for key, digest in fetched_by_key(run).items() if ":b" not in key}
 
 
 def _setting(args: dict, sources: Sources, name: str) -> float:
