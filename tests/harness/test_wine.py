@@ -87,6 +87,27 @@ def test_a_hang_under_wine_is_ended_with_its_stacks_and_nothing_left(tmp_path):
     assert _left_by_runs("waits.py") == set(), "a Wine process of the run outlived it"
 
 
+READS_NULL = """\
+import faulthandler
+
+print("about to read address 0", flush=True)
+faulthandler._read_null()
+"""
+ACCESS_VIOLATION = 0xC0000005
+
+
+@pytest.mark.slow
+def test_a_native_crash_under_wine_ends_as_on_windows_with_no_debugger(tmp_path):
+    """Wine's crash debugger (winedbg) is never started: it wrote its backtrace into the output,
+    and it could wait to the timeout. Windows ends the process with the exception's code (Linux
+    reads an exit status's low byte)."""
+    observed = _run_under_wine(tmp_path, "reads_null.py", READS_NULL, 60)
+    assert observed.returncode == ACCESS_VIOLATION & 0xFF, observed.output
+    assert "about to read address 0" in observed.output
+    assert "Backtrace:" not in observed.output and "Wine build:" not in observed.output, observed.output
+    assert observed.duration_s < 30
+
+
 TWO_WORKERS = """\
 import torch
 from torch.utils.data import DataLoader
