@@ -8,7 +8,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from . import processes
+from . import processes, shm_leftovers
 from .watchdog import LIFELINE
 
 
@@ -44,14 +44,17 @@ class _ActiveRuns:
         LIFELINE.ended(pid)
 
     def end_all(self) -> None:
-        """Ends every run in flight, keeping where each one's processes were (their stacks)."""
+        """Ends every run in flight, keeping where each one's processes were (their stacks), and
+        removes what they held in /dev/shm."""
         with self._lock:
             self._closing = True
             runs = list(self._runs.items())
         for pid, (run_id, session_id, probe_dir, label) in runs:
             tree = processes.find_run_processes(pid, run_id, session_id)
             self.stopped.append((label, pid, processes.dump_stacks(tree, probe_dir, wait_s=1.0)))
+            held = shm_leftovers.held_by_run([p.pid for p in tree])
             processes.terminate(tree, grace_s=1.0)
+            shm_leftovers.remove(held)  # their helpers ended with them, or had died before
 
 
 ACTIVE_RUNS = _ActiveRuns()

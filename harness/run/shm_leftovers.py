@@ -49,6 +49,21 @@ def held_by(pid: int, folder: Path = SHM_DIR) -> set[str]:
     return names
 
 
+def held_by_run(pids: list[int], folder: Path = SHM_DIR) -> set[str]:
+    """What a run's processes hold in `folder` now, and PyTorch's file_system segments named after
+    them (torch_<pid>_…: a segment whose helper is gone is held by nothing, yet is theirs)."""
+    prefixes = tuple(f"torch_{pid}_" for pid in pids)
+    named = {name for name in entries(folder) if prefixes and name.startswith(prefixes)}
+    return named.union(*(held_by(pid, folder) for pid in pids))
+
+
+def remove(names: set[str], folder: Path = SHM_DIR) -> None:
+    """Removes these entries, those still there (a helper may have removed some already)."""
+    for name in names:
+        with contextlib.suppress(OSError):
+            (folder / name).unlink()
+
+
 @dataclass
 class ShmWatch:
     """Watches one run: what was there before, which names its processes held, which pids it had."""

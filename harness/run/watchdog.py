@@ -90,7 +90,7 @@ def end_run(root_pid: int, run_id: str, session_id: int | None) -> None:
     END_WAIT_S), then killed too. What the processes held in /dev/shm is removed last.
     """
     tree = processes.find_run_processes(root_pid, run_id, session_id)
-    held = set().union(*(shm_leftovers.held_by(p.pid) for p in tree)) | _named_after(p.pid for p in tree)
+    held = shm_leftovers.held_by_run([p.pid for p in tree])
     for _ in range(3):  # a process forked between looking and killing is found the next time
         clients = [p for p in tree if not processes.is_cleanup_helper(p)]
         for process in clients:
@@ -103,12 +103,4 @@ def end_run(root_pid: int, run_id: str, session_id: int | None) -> None:
         with contextlib.suppress(Exception):
             process.kill()
     processes.wait_ended(helpers, 1.0)
-    for name in held:
-        with contextlib.suppress(OSError):
-            (shm_leftovers.SHM_DIR / name).unlink()
-
-
-def _named_after(pids) -> set[str]:
-    """PyTorch's file_system segments named after these processes (torch_<pid>_…)."""
-    prefixes = tuple(f"torch_{pid}_" for pid in pids)
-    return {name for name in shm_leftovers.entries() if prefixes and name.startswith(prefixes)}
+    shm_leftovers.remove(held)

@@ -9,6 +9,7 @@ from torch.utils.data import DataLoader, Dataset
 def ignore_termination(*_):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    print("ignores termination", flush=True)
 
 
 class Stuck(Dataset):

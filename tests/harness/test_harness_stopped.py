@@ -24,10 +24,13 @@ from tests.conftest import ROOT, TESTS_DIR, run_processes_alive
 pytestmark = [pytest.mark.slow, pytest.mark.linux]
 
 FAULTS = TESTS_DIR / "faults"
-SCRIPTS = {  # the script, and how many processes its run has once it is going
-    "ignores SIGTERM, with workers": (FAULTS / "ignores_sigterm.py", 3),
-    "escapes into its own session": (FAULTS / "escapes_and_hangs.py", 2),
-    "workers holding /dev/shm": (FAULTS / "leaves_shm.py", 3),
+# The script, and the lines its run has printed once it is going: its workers ignore termination,
+# its grandchild escaped, its batches are kept in /dev/shm and its helpers gone. Waited for by what
+# the run printed, not by a pause (a pause was once too short on a busy machine).
+SCRIPTS = {
+    "ignores SIGTERM, with workers": (FAULTS / "ignores_sigterm.py", ("ignores termination",) * 3),
+    "escapes into its own session": (FAULTS / "escapes_and_hangs.py", ("escaped",)),
+    "workers holding /dev/shm": (FAULTS / "leaves_shm.py", ("kept 8 batches",)),
 }
 SIGNALS = {"SIGTERM": signal.SIGTERM, "SIGHUP": signal.SIGHUP, "SIGKILL": signal.SIGKILL}
 GONE_WITHIN_S = 10.0
@@ -48,16 +51,27 @@ def fault_case(root: Path, script: Path) -> Path:
     return folder.parent
 
 
-def wait_for_the_run(script: Path, processes: int, timeout_s: float = 60) -> list[psutil.Process]:
-    """The run's processes once it is going: its script, its workers or its escaped grandchild."""
+def wait_for_the_run(script: Path, printed: tuple[str, ...], timeout_s: float = 60) -> list[psutil.Process]:
+    """The run's processes once it is going: once its output (output.txt in the run's folder, the
+    script's working directory) holds each line of `printed`, as many times as it is listed."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         alive = run_processes_alive()
-        if len(alive) >= processes and any(script.name in " ".join(p.cmdline()) for p in alive):
-            time.sleep(1.5)  # the workers are serving (or blocked); leaves_shm has filled /dev/shm
+        output = _output_of(script, alive)
+        if all(output.count(line) >= printed.count(line) for line in printed):
             return run_processes_alive()
         time.sleep(0.2)
-    raise AssertionError(f"{script.name}: the run did not start")
+    raise AssertionError(f"{script.name}: the run did not print {printed} within {timeout_s:g} s")
+
+
+def _output_of(script: Path, alive: list[psutil.Process]) -> str:
+    for process in alive:
+        try:
+            if script.name in " ".join(process.cmdline()):
+                return (Path(process.cwd()) / "output.txt").read_text(errors="replace")
+        except (psutil.Error, OSError):
+            continue
+    return ""
 
 
 def what_the_run_holds(running: list[psutil.Process]) -> set[str]:
@@ -86,7 +100,7 @@ def test_a_stopped_harness_leaves_nothing_of_its_runs(tmp_path, what, signal_nam
     results = tmp_path / "results.json"
     save(results, ResultsFile(environment={"note": "previous results, not to be touched"}, results=[]))
     previous = results.read_text()
-    script, processes = SCRIPTS[what]
+    script, printed = SCRIPTS[what]
     cases = fault_case(tmp_path, script)
     options = ["--variant", "broken", "--profile", "linux", "--results", str(results)]
     harness = subprocess.Popen(
@@ -96,7 +110,7 @@ def test_a_stopped_harness_leaves_nothing_of_its_runs(tmp_path, what, signal_nam
         stderr=subprocess.PIPE,
         text=True,
     )
-    running = wait_for_the_run(Path("broken.py"), processes)
+    running = wait_for_the_run(Path("broken.py"), printed)
     held = what_the_run_holds(running)
     harness.send_signal(SIGNALS[signal_name])
     gone_after = seconds_until_gone()
@@ -138,7 +152,7 @@ def test_a_test_run_killed_by_a_timeout_leaves_nothing(tmp_path, signal_name):
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    wait_for_the_run(FAULTS / "ignores_sigterm.py", 3)
+    wait_for_the_run(FAULTS / "ignores_sigterm.py", SCRIPTS["ignores SIGTERM, with workers"][1])
     pytest_run.send_signal(SIGNALS[signal_name])
     gone_after = seconds_until_gone()
     pytest_run.wait(timeout=30)
