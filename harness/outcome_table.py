@@ -29,6 +29,8 @@ def cleanup_note(result: RunResult) -> str:
             f"{len(result.shm_leftovers)} shared-memory file(s) left in /dev/shm (removed by the harness): "
             + shorten(", ".join(result.shm_leftovers))
         )
+    if result.not_removed:
+        parts.append("the harness could not remove " + ", ".join(result.not_removed))
     return "; ".join(parts)
 
 

@@ -70,6 +70,7 @@ class RunResult:
     stopped_after_batches: int | None = None  # `check` ended it once its loaders had delivered these
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
     shm_leftovers: list[str] = field(default_factory=list)  # /dev/shm entries it left, removed
+    not_removed: list[str] = field(default_factory=list)  # the harness's own folders it could not remove
     oom_kills: int | None = None  # processes the kernel's OOM killer ended (run in a memory cgroup)
     cgroup_peak_mb: float | None = None  # the most its memory cgroup held (page cache included)
     reason: str = ""  # why it was skipped, or how the harness failed

@@ -28,6 +28,7 @@ from pathlib import Path
 from . import confinement
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
+REMOVE_WAIT_S = 10.0  # for the last process of a run to leave its cgroup
 _MOVE_THEN_EXEC = 'echo $$ > "$DLP_CGROUP_PROCS" && exec "$0" "$@"'
 
 
@@ -121,18 +122,19 @@ class Cgroup:
             return int((self.folder / self.hierarchy.peak_file).read_text()) / 2**20
         return None
 
-    def remove(self, wait_s: float = 10.0) -> None:
-        """Removes the cgroup once its last process has gone (an exiting one may linger a moment)."""
+    def remove(self, wait_s: float = REMOVE_WAIT_S) -> str:
+        """Removes the cgroup once its last process has gone (an exiting one may linger a moment);
+        "" when it is gone, else what is left and why (never raised: a run's result stands)."""
         deadline = time.monotonic() + wait_s
         while True:
             try:
                 self.folder.rmdir()
-                return
+                return ""
             except FileNotFoundError:
-                return
-            except OSError:
+                return ""
+            except OSError as exc:
                 if time.monotonic() > deadline:
-                    raise
+                    return f"the memory cgroup {self.folder} (could not remove: {exc.strerror})"
                 time.sleep(0.1)
 
 
@@ -141,11 +143,11 @@ def _cannot_make() -> str:
     if platform.system() != "Linux":
         return f"a memory cgroup needs Linux (this is {platform.system()})"
     try:
-        Cgroup.make(64).remove()
+        left = Cgroup.make(64).remove()
     except OSError as exc:
         who = "" if os.geteuid() == 0 else " (making a cgroup needs root here)"
         return f"cannot make a memory cgroup here{who}: {exc}"
-    return ""
+    return f"cannot remove a memory cgroup here: {left}" if left else ""
 
 
 def unavailable(size_mb: float | None, system: str, title: str) -> str:

@@ -44,6 +44,7 @@ class Observation:
     native_stacks_note: str = ""
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, then killed
     shm_leftovers: list[str] = field(default_factory=list)  # its /dev/shm entries left, then removed
+    not_removed: list[str] = field(default_factory=list)  # what the harness made for it and could not remove
     memory: dict | None = None
     loader_epochs: list[dict] = field(default_factory=list)  # the main process's DataLoader iterations
     first_batches: dict = field(default_factory=dict)  # {loader seed: {worker: hash}} (iterable)

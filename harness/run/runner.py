@@ -163,7 +163,7 @@ def run_script(script: Path, profile: Profile, settings: RunSettings) -> Observa
     importable.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
-    cgroup = None
+    cgroup = observation = None
     try:
         cgroup = Cgroup.make(settings.memory_cgroup_mb) if settings.memory_cgroup_mb else None
         script = Path(script).resolve()
@@ -180,10 +180,19 @@ def run_script(script: Path, profile: Profile, settings: RunSettings) -> Observa
             ACTIVE_RUNS.remove(run.proc.pid)
         _read_records(run, observation, settings)
         return observation
-    finally:
-        shutil.rmtree(workdir, ignore_errors=True)
-        if cgroup is not None:
-            cgroup.remove()
+    finally:  # never raises: what it could not remove is said with the result, which stands
+        left = _remove_run_folders(workdir, cgroup)
+        if observation is not None:
+            observation.not_removed = left
+
+
+def _remove_run_folders(workdir: Path, cgroup: Cgroup | None) -> list[str]:
+    """Removes the run's folder and its memory cgroup; returns what is left of them, said."""
+    shutil.rmtree(workdir, ignore_errors=True)
+    left = [f"the run's folder {workdir}"] if workdir.exists() else []
+    if cgroup is not None and (cgroup_left := cgroup.remove()):
+        left.append(cgroup_left)
+    return left
 
 
 def _launch(

@@ -4,9 +4,14 @@ peak, removes the cgroup, and where the limit cannot apply the run is skipped, s
 
 from __future__ import annotations
 
+import contextlib
+import subprocess
+import threading
+import time
+
 import pytest
 
-from harness import verdict
+from harness import outcome_table, verdict
 from harness.outcomes import Outcome
 from harness.profiles import PROFILES
 from harness.run import memory_cgroup
@@ -34,9 +39,7 @@ if __name__ == "__main__":
 
 
 def _own_leftovers() -> list:
-    hierarchy = memory_cgroup.hierarchy()
-    folder = hierarchy.mount / hierarchy.own.lstrip("/")
-    return sorted(p.name for p in folder.glob("dlp-run-*"))
+    return sorted(p.name for p in _own_folder().glob("dlp-run-*"))
 
 
 def _needs_cgroups() -> None:
@@ -77,8 +80,63 @@ def test_a_cgroup_is_made_with_its_limit_and_removed(tmp_path):
         assert int(limit) == 96 << 20
         assert cgroup.oom_kills() == 0
     finally:
-        cgroup.remove()
+        assert cgroup.remove() == ""
     assert not cgroup.folder.exists()
+
+
+SLEEPS = """
+import time
+print("in its cgroup", flush=True)
+time.sleep(2)
+"""
+
+
+def test_a_cgroup_that_cannot_be_removed_is_said_and_the_result_stands(tmp_path, monkeypatch):
+    """A process the run does not own joins its cgroup (as a process moved there by hand would):
+    the cgroup cannot be removed, and the run's result is still the script's own, with the cgroup
+    named among what the harness could not remove."""
+    _needs_cgroups()
+    monkeypatch.setattr(memory_cgroup, "REMOVE_WAIT_S", 0.5)
+    script = tmp_path / "sleeps.py"
+    script.write_text(SLEEPS)
+    stranger = subprocess.Popen(["sleep", "60"])
+    joined = threading.Thread(target=_join_the_new_cgroup, args=(stranger.pid, set(_own_leftovers())))
+    joined.start()
+    try:
+        result = _reach(script, 0, 256)
+    finally:
+        joined.join()
+        stranger.kill()
+        stranger.wait()
+    left = [name for name in _own_leftovers() if name in " ".join(result.not_removed)]
+    for name in left:
+        _remove_when_empty(name)
+    assert result.outcome is Outcome.OK and "in its cgroup" in result.output_tail, result.signature
+    assert len(left) == 1 and "could not remove: Device or resource busy" in result.not_removed[0]
+    assert "the harness could not remove the memory cgroup" in outcome_table.cleanup_note(result)
+
+
+def _join_the_new_cgroup(pid: int, before: set, timeout_s: float = 30) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        made = set(_own_leftovers()) - before
+        if made:
+            (_own_folder() / made.pop() / "cgroup.procs").write_text(str(pid))
+            return
+        time.sleep(0.05)
+
+
+def _own_folder():
+    hierarchy = memory_cgroup.hierarchy()
+    return hierarchy.mount / hierarchy.own.lstrip("/")
+
+
+def _remove_when_empty(name: str) -> None:
+    deadline = time.monotonic() + 10
+    while (_own_folder() / name).exists() and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            (_own_folder() / name).rmdir()
+        time.sleep(0.1)
 
 
 def test_a_limited_run_under_a_profile_without_cgroups_is_skipped(tmp_path):
