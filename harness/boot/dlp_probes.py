@@ -3,6 +3,8 @@
 Each process appends lines to <probe_dir>/<pid>.events:
     worker_ready <time>              a DataLoader worker entered its loop (Dataset unpickled,
                                      before worker_init_fn)
+    worker_warm <time>               that worker collated its second batch: what it imports and
+                                     allocates as it starts serving is behind it (dlp_worker)
     rng <seed> <worker> <path> <hash> <time>
                                      a generator's state as that worker of the loader iteration
                                      seeded `seed` starts (after worker_init_fn; see dlp_rng)

@@ -3,6 +3,8 @@
 `patch(module, record)` wraps torch's `_worker_loop` so that, in the worker, the events below are
 recorded (dlp_probes lists the lines):
     worker_ready     as the loop starts (the Dataset unpickled, before worker_init_fn)
+    worker_warm      once it collated WARM_BATCHES batches: what a worker imports and allocates
+                     as it starts serving (its first transforms, torch's allocator) is behind it
     rng, size        after torch seeded the worker and the script's worker_init_fn ran: the
                      fingerprints of its random generators, the sizes of the Dataset's lists
     rng_used         after its first batch: the generators whose state changed since (drawn
@@ -26,6 +28,7 @@ import sys
 ITERABLE = 1  # torch's _DatasetKind.Iterable
 ITEMS_KEPT = 2048  # items of an IterableDataset worker's share hashed: the first ones
 ITEMS_PER_LINE = 64
+WARM_BATCHES = 2  # batches a worker makes before its memory is its own steady state
 
 
 def patch(module, record):
@@ -76,6 +79,7 @@ class _WorkerProbe:
         self.fetching = None  # a map-style Dataset: the indices of the batch being fetched
         self.fetched = None  # … and, once collated, ([a digest of each sample], the batch's digest)
         self.samples_kept = 0
+        self.batches = 0  # batches collated
 
     def init_fn(self, worker_id):
         if self.script_init is not None:
@@ -105,6 +109,9 @@ class _WorkerProbe:
         if self.first:
             self.first = False
             self._after_first_batch(digests)
+        self.batches += 1
+        if self.batches == WARM_BATCHES:
+            self.record("worker_warm")
         return batch
 
     def _record_items(self, items):

@@ -40,6 +40,11 @@ class ProcessSeries:
     metric: str = "uss"  # what its samples measure: uss, or rss where USS cannot be read
     samples: list[tuple[float, float]] = field(default_factory=list)  # (seconds since start, MB)
     ready_s: float | None = None  # when a worker started serving
+    warm_s: float | None = None  # when its warm-up was over (its WARM_BATCHES-th batch made)
+
+    def since(self, start_s: float | None) -> list[float]:
+        """Its samples (MB) from `start_s` on (all of them where None)."""
+        return [mb for at, mb in self.samples if start_s is None or at >= start_s]
 
 
 @dataclass
@@ -55,6 +60,7 @@ class MemoryMonitor:
     peak_total_mb: float = 0.0
     roles: dict[int, str] = field(default_factory=dict)
     main_pid: int | None = None  # the script's interpreter, once the boot module named it
+    warm: dict[int, float] = field(default_factory=dict)  # {pid: warm_s}, as the probes marked them
     _next_sample: float = 0.0
 
     def poll(self, tree: list[psutil.Process], now: float) -> float:
@@ -91,10 +97,20 @@ class MemoryMonitor:
             entry.samples.append((round(at_s, 2), round(megabytes, 1)))
 
     def fewest_worker_samples(self) -> float:
-        """The fewest memory samples any worker has so far; infinite where none is sampled (no
-        worker yet or no series kept): nothing to wait for."""
-        counts = [len(s.samples) for s in self.series.values() if s.role == "worker"]
+        """The fewest memory samples any worker has so far past its warm-up: of the workers whose
+        warm-up is over, where any is (a slower one is left out of the figures); else of every
+        worker. Infinite where none is sampled (no worker yet, or no series kept): nothing to
+        wait for."""
+        workers = [s for pid, s in self.series.items() if s.role == "worker"]
+        warm = [
+            (s, self.warm[pid]) for pid, s in self.series.items() if s.role == "worker" and pid in self.warm
+        ]
+        counts = [len(s.since(at)) for s, at in warm] or [len(s.samples) for s in workers]
         return min(counts) if counts and self.interval_s is not None else float("inf")
+
+    def mark_warm(self, warm: dict[int, float]) -> None:
+        """Each worker's end of warm-up, {pid: seconds since the run started}, as marked so far."""
+        self.warm.update(warm)
 
     def mark_ready(self, ready: dict[int, float], probes_ran: bool = False) -> None:
         """Sets each worker's start of service, {pid: seconds since the run started}. Where the
@@ -106,6 +122,8 @@ class MemoryMonitor:
                 entry.ready_s = round(ready[pid], 2)
             elif ready or probes_ran:
                 entry.role = OTHER_CHILD
+            if pid in self.warm:
+                entry.warm_s = round(self.warm[pid], 2)
 
     def to_json(self) -> dict:
         processes = {
@@ -113,6 +131,7 @@ class MemoryMonitor:
                 "role": s.role,
                 "metric": s.metric,
                 "ready_s": s.ready_s,
+                "warm_s": s.warm_s,
                 "samples": [list(x) for x in s.samples],
             }
             for pid, s in sorted(self.series.items())
@@ -139,16 +158,22 @@ def resident(info) -> int:
 
 
 def worker_summary(processes: dict) -> dict:
-    """Per worker: baseline, peak, and growth, in MB. The baseline is the median of the first
-    BASELINE_SAMPLES samples once serving: a worker that forks a helper (torch_shm_manager under the
-    file_system strategy) shares every page with it for an instant, and its USS reads near 0 then;
-    and memory still settles just after the worker starts serving."""
+    """Per worker: baseline, peak, and growth, in MB, from the end of its warm-up on (its
+    WARM_BATCHES-th batch: what it imports and allocates as it starts serving is no growth; on a
+    busy machine that took more than the first samples), else from its start of service. Where
+    any worker's warm-up was marked, a worker whose warm-up was not over is left out. The baseline
+    is the median of the first BASELINE_SAMPLES samples: a worker that forks a helper
+    (torch_shm_manager under the file_system strategy) shares every page with it for an instant,
+    and its USS reads near 0 then."""
     summary = {}
+    marked = any(entry.get("warm_s") is not None for entry in processes.values())
     for pid, entry in processes.items():
         if entry["role"] != "worker" or not entry["samples"]:
             continue
-        ready = entry["ready_s"]
-        serving = [mb for at, mb in entry["samples"] if ready is None or at >= ready]
+        if marked and entry.get("warm_s") is None:
+            continue
+        start = entry.get("warm_s") if marked else entry["ready_s"]
+        serving = [mb for at, mb in entry["samples"] if start is None or at >= start]
         if not serving:
             continue
         baseline, peak = statistics.median(serving[:BASELINE_SAMPLES]), max(serving)

@@ -22,13 +22,58 @@ def read(probe_dir: Path) -> dict[int, list[list[str]]]:
 
 def worker_ready(events: dict[int, list[list[str]]], wall_started: float) -> dict[int, float]:
     """{worker pid: seconds from the run's start until it started serving}."""
-    ready = {}
+    return _marked(events, "worker_ready", wall_started)
+
+
+def worker_warm(events: dict[int, list[list[str]]], wall_started: float) -> dict[int, float]:
+    """{worker pid: seconds from the run's start until its warm-up was over (dlp_worker)}."""
+    return _marked(events, "worker_warm", wall_started)
+
+
+def _marked(events: dict[int, list[list[str]]], kind: str, wall_started: float) -> dict[int, float]:
+    marked = {}
     for pid, lines in events.items():
         for fields in lines:
-            if fields[0] == "worker_ready" and len(fields) == contract.event_width("worker_ready"):
-                ready[pid] = round(float(fields[1]) - wall_started, 3)
+            if fields[0] == kind and len(fields) == contract.event_width(kind):
+                marked[pid] = round(float(fields[1]) - wall_started, 3)
                 break
-    return ready
+    return marked
+
+
+class WarmWatch:
+    """Follows the processes' events files while the run goes on, for the workers' `worker_warm`
+    marks: a file is read from where the last look ended, and no more once its mark was found."""
+
+    def __init__(self, wall_started: float) -> None:
+        self.wall_started = wall_started
+        self.offsets: dict[Path, int] = {}
+        self.done: set[Path] = set()
+
+    def poll(self, probe_dir: Path) -> dict[int, float]:
+        """{pid: seconds from the run's start} of the marks found since the last poll."""
+        found = {}
+        for path in probe_dir.glob(f"*{contract.EVENTS_SUFFIX}"):
+            if path in self.done:
+                continue
+            lines = self._new_lines(path)
+            marks = _marked(
+                {0: [line.split() for line in lines if line.strip()]}, "worker_warm", self.wall_started
+            )
+            if marks:
+                self.done.add(path)
+                found[int(path.stem)] = marks[0]
+        return found
+
+    def _new_lines(self, path: Path) -> list[str]:
+        try:
+            with open(path, "rb") as events:
+                events.seek(self.offsets.get(path, 0))
+                chunk = events.read()
+        except OSError:
+            return []
+        complete = chunk[: chunk.rfind(b"\n") + 1]
+        self.offsets[path] = self.offsets.get(path, 0) + len(complete)
+        return complete.decode("utf-8", errors="replace").splitlines()
 
 
 FD_POINTS = 60  # (batch, open descriptors) points kept per epoch, spread over it

@@ -99,6 +99,7 @@ class _Run:
     wall_started: float  # time.time() at launch
     monitor: MemoryMonitor
     progress: probe_records.ProgressWatch
+    warm: probe_records.WarmWatch  # the workers' end of warm-up, read as the run goes on
     cpu: idleness.CpuWatch
     shared: shm_leftovers.ShmWatch
     cgroup: Cgroup | None = None  # the memory cgroup it runs in, if its settings ask for one
@@ -231,6 +232,7 @@ def _launch(
         wall_started=wall_started,
         monitor=MemoryMonitor(proc.pid, started, settings.memory_interval_s),
         progress=probe_records.ProgressWatch(started),
+        warm=probe_records.WarmWatch(wall_started),
         cpu=idleness.CpuWatch(started),
         shared=shared,
         cgroup=cgroup,
@@ -260,6 +262,8 @@ def _wait(run: _Run, settings: RunSettings) -> Stop:
 
 def _limit_passed(run: _Run, settings: RunSettings, now: float) -> Stop | None:
     run.monitor.main_pid = run.main_pids[1] if run.known_main_pid() else None  # workers told apart once known
+    if settings.memory_interval_s is not None:
+        run.monitor.mark_warm(run.launched.by_machine_pid(run.warm.poll(run.probe_dir)))
     if run.monitor.poll(run.tree, now) > settings.memory_limit_mb:
         return Stop.MEMORY
     if len(run.tree) > settings.process_limit:
@@ -391,6 +395,9 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
         observation.boot_failure = run.boot_failure()
     if settings.memory_interval_s is not None:
         ready = probe_records.worker_ready(recorded, run.wall_started)
+        run.monitor.mark_warm(
+            run.launched.by_machine_pid(probe_records.worker_warm(recorded, run.wall_started))
+        )
         iterated = any(fields[0] == "iter" for lines in recorded.values() for fields in lines)
         run.monitor.mark_ready(run.launched.by_machine_pid(ready), iterated)
         observation.memory = run.monitor.to_json()

@@ -16,6 +16,8 @@ def test_copy_on_read_growth_is_measured_under_fork(matrix_results, variant, out
     growth = max(w["growth_mb"] for w in workers.values())
     assert (growth > 40) if variant == "broken" else (growth < 20), workers
     assert all(p["samples"] for p in result.memory["processes"].values())
+    serving = [p for p in result.memory["processes"].values() if p["role"] == "worker"]
+    assert all(p["warm_s"] > p["ready_s"] for p in serving), "growth is judged past each worker's warm-up"
 
 
 def test_spawn_workers_start_with_their_own_copy(matrix_results):

@@ -137,4 +137,5 @@ def test_each_worker_memory_is_sampled_under_wine_from_its_start_of_service(tmp_
     workers = observed.memory["processes"].values()
     assert len(workers) == 2, observed.memory
     assert all(w["ready_s"] is not None and len(w["samples"]) >= 3 for w in workers), observed.memory
+    assert all(w["warm_s"] is not None and w["warm_s"] > w["ready_s"] for w in workers), observed.memory
     assert all(w["baseline_mb"] > 50 for w in observed.memory["workers"].values()), observed.memory

@@ -96,6 +96,8 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     recorded = probe_records.read(tmp_path)
     assert [fields[0] for fields in recorded[42]] == list(contract.EVENT_FIELDS)
     assert probe_records.worker_ready(recorded, 100.0) == {42: 0.5}
+    assert probe_records.worker_warm(recorded, 100.0) == {42: 0.5}
+    assert probe_records.WarmWatch(100.0).poll(tmp_path) == {42: 0.5}
     (epoch,) = probe_records.loader_epochs(recorded, 42, 100.0)
     assert (epoch["length"], epoch["fd_limit"], epoch["batches"], epoch["fds"]) == (4, 1024, 1, [[1, 12]])
     assert epoch["loader"] == 1

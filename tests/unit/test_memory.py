@@ -39,6 +39,36 @@ def test_without_a_ready_mark_the_first_samples_are_the_baseline():
     assert largest_growth({"workers": worker_summary(processes)}) == (80.0, 10.0, "uss")
 
 
+def test_growth_is_judged_past_each_workers_warm_up():
+    """A worker that imports and allocates over its first batches, slowly on a busy machine (the
+    shape of a MONAI pipeline's workers under two CPU-bound processes): growth from its start of
+    service is warm-up; from its warm-up mark on, none. A worker whose warm-up was not over when
+    sampling ended is left out where others were marked."""
+    warming = [[1.0, 12.0], [1.2, 20.0], [1.4, 28.0], [1.6, 36.0], [1.8, 44.0], [2.0, 50.0]]
+    steady = [[2.2, 50.5], [2.4, 50.4], [2.6, 50.6], [2.8, 50.5], [3.0, 50.6], [3.2, 50.6]]
+    processes = {
+        "2": {**series("worker", warming + steady, ready=1.0), "warm_s": 2.1},
+        "3": {**series("worker", warming, ready=1.0), "warm_s": None},
+    }
+    assert worker_summary({"2": {**processes["2"], "warm_s": None}})["2"]["growth_mb"] > 30
+    summary = worker_summary(processes)
+    assert list(summary) == ["2"] and summary["2"]["baseline_mb"] == 50.5
+    assert summary["2"]["growth_mb"] == 0.1
+
+
+def test_the_sampling_window_counts_the_samples_past_the_warm_up():
+    from harness.run.memory import MemoryMonitor, ProcessSeries
+
+    monitor = MemoryMonitor(root_pid=1, started=0.0, interval_s=0.2)
+    samples = [(0.2 * n, 10.0) for n in range(1, 16)]  # 15 samples, from 0.2 s to 3.0 s
+    monitor.series = {2: ProcessSeries("worker", samples=samples), 3: ProcessSeries("worker", samples=samples)}
+    assert monitor.fewest_worker_samples() == 15, "no mark yet: every sample counts"
+    monitor.mark_warm({2: 2.0})
+    assert monitor.fewest_worker_samples() == 6, "the warm worker's samples from 2.0 s on"
+    monitor.mark_warm({3: 2.9})
+    assert monitor.fewest_worker_samples() == 1
+
+
 def test_a_dip_while_the_worker_forks_a_helper_is_not_the_baseline():
     """Observed under the file_system strategy: the worker's USS read 10 MB for one sample while it
     forked torch_shm_manager (every page shared for an instant), and 314 MB before and after."""
