@@ -64,6 +64,7 @@ class RunResult:
     streams: dict = field(default_factory=dict)  # {loader seed: {workers, items, distinct, shared, whole}}
     import_effects: dict = field(default_factory=dict)  # {processes, effects}: the script imported again
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
+    dataset_bytes: dict = field(default_factory=dict)  # {path: bytes} of Python objects they hold
     logging: dict = field(default_factory=dict)  # main's logging setup, workers' records (dlp_logging)
     rng: dict = field(default_factory=dict)  # {loader seed: {generator path: {worker: state hash}}}
     samples: dict = field(default_factory=dict)  # {fetched: {dataset:index: digest}, random, varied}

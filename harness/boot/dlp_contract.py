@@ -48,7 +48,7 @@ EVENT_FIELDS = {
     "worker_ready": (),
     "worker_warm": (),  # it collated its WARM_BATCHES-th batch (dlp_worker): its warm-up is over
     "rng": ("seed", "worker", "path", "hash"),
-    "size": ("path", "length"),
+    "size": ("path", "length", "bytes"),  # bytes: about what its Python objects take (dlp_rng.held_bytes)
     "first_batch": ("seed", "worker", "hash"),
     "rng_used": ("seed", "worker", "path", "hash"),  # hash: its state after the first batch
     "items": ("seed", "worker", "hashes"),  # hashes: comma-separated, "+" once some were left out

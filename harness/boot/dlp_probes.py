@@ -8,7 +8,9 @@ Each process appends lines to <probe_dir>/<pid>.events:
     rng <seed> <worker> <path> <hash> <time>
                                      a generator's state as that worker of the loader iteration
                                      seeded `seed` starts (after worker_init_fn; see dlp_rng)
-    size <path> <length> <time>      a list, tuple or dict the Dataset holds, and its length (worker 0)
+    size <path> <length> <bytes> <time>
+                                     a list, tuple or dict the Dataset holds, its length and about
+                                     how many bytes its Python objects take (worker 0)
     first_batch <seed> <worker> <hash> <time>
                                      a hash of the first batch an IterableDataset's worker made
     items <seed> <worker> <hashes> <time>

@@ -63,18 +63,42 @@ def _walk(obj, path, depth, seen, found):
             _walk(value, path + name, depth - 1, seen, found)
 
 
-def list_sizes(dataset, depth=2):
-    """{path: length} of the lists, tuples and dicts the Dataset holds (attributes, `depth` deep):
-    what copy-on-read would touch."""
-    sizes, todo = {}, [("dataset", dataset, depth)]
+def containers(dataset, depth=2):
+    """{path: container} of the lists, tuples and dicts the Dataset holds (attributes, `depth`
+    deep): what copy-on-read would touch."""
+    found, todo = {}, [("dataset", dataset, depth)]
     while todo:
         path, obj, left = todo.pop()
         for name, value in _children(obj) if left > 0 else ():
             if isinstance(value, (list, tuple, dict)):
-                sizes[path + name] = len(value)
+                found[path + name] = value
             elif not isinstance(value, (str, bytes, int, float, bool)) and value is not None:
                 todo.append((path + name, value, left - 1))
-    return sizes
+    return found
+
+
+def list_sizes(dataset, depth=2):
+    """{path: length} of the containers the Dataset holds (`containers`)."""
+    return {path: len(value) for path, value in containers(dataset, depth).items()}
+
+
+SAMPLED = 32  # items of a container measured, spread over it; the rest counted at their mean
+
+
+def held_bytes(value, depth=3):
+    """About how many bytes of Python objects `value` holds, itself included (sys.getsizeof, down
+    `depth` levels of lists, tuples, sets and dicts; a large one measured on SAMPLED items spread
+    over it, the rest counted at their mean). A numpy array or a tensor counts what getsizeof says."""
+    size = sys.getsizeof(value)
+    if depth == 0 or not isinstance(value, (list, tuple, set, frozenset, dict)) or not value:
+        return size
+    parts = list(value.items()) if isinstance(value, dict) else list(value)
+    sampled = parts[:: max(1, len(parts) // SAMPLED)][:SAMPLED]
+    if isinstance(value, dict):
+        measured = sum(held_bytes(key, depth - 1) + held_bytes(item, depth - 1) for key, item in sampled)
+    else:
+        measured = sum(held_bytes(item, depth - 1) for item in sampled)
+    return size + measured * len(parts) // len(sampled)
 
 
 def _global_generators():

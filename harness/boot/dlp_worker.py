@@ -7,6 +7,7 @@ recorded (dlp_probes lists the lines):
                      as it starts serving (its first transforms, torch's allocator) is behind it
     rng, size        after torch seeded the worker and the script's worker_init_fn ran: the
                      fingerprints of its random generators, the sizes of the Dataset's lists
+                     (items, and about how many bytes of Python objects they hold)
     rng_used         after its first batch: the generators whose state changed since (drawn
                      from), with a hash of their state then: what the worker drew
     first_batch      for an IterableDataset: a hash of its first batch, by content
@@ -92,8 +93,8 @@ class _WorkerProbe:
         if worker_id == 0:
             # A Dataset that holds no list, tuple or dict is recorded as one of 0 items: nothing of
             # it for copy-on-read to touch (numpy arrays, tensors, paths).
-            for path, size in (dlp_rng.list_sizes(self.dataset) or {"dataset": 0}).items():
-                self.record("size", _field(path), size)
+            for path, value in (dlp_rng.containers(self.dataset) or {"dataset": ()}).items():
+                self.record("size", _field(path), len(value), dlp_rng.held_bytes(value))
 
     def collate_fn(self, data):
         items = data if self.batched and isinstance(data, list) else [data]

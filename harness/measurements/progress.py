@@ -70,6 +70,7 @@ def worker_memory(results: list[RunResult], case=None) -> Measurement:
     writes batches into (file_system strategy), which a kept batch keeps alive."""
     threshold = getattr(case, "leak_threshold_mb", None) or 0.0
     sizes = [_small_containers(r) for r in results if r.dataset_sizes]
+    bounds = [_held_bound(r, threshold) for r in results if r.dataset_bytes]
     found = []
     for result in (r for r in results if r.start_method == "fork"):
         epochs = [e for e in result.loader_epochs if e.get("batches")]
@@ -87,6 +88,8 @@ def worker_memory(results: list[RunResult], case=None) -> Measurement:
             found.append(Measurement(UNKNOWN, f"{result.profile}: {KEPT_BATCHES}"))
             continue
         found.append(_memory_trend(result.profile, epochs[0], workers, threshold))
+    if bounds and all(bounds):
+        return bounds[0]  # all the lists hold, copied whole, stays under the threshold
     if sizes and all(m.refuted for m in sizes) and not any(m.confirmed for m in found):
         return sizes[0]  # small lists cannot grow a worker by copy-on-read, whatever its noise
     return worst(found + sizes, "no forked worker's memory was sampled long enough")
@@ -106,6 +109,12 @@ def _keeps_batches(result: RunResult) -> bool:
     )
 
 
+# Reading, a worker copies no more than the pages that hold the Dataset's Python objects: twice
+# what they take (reasoned: a page holding one of them is copied whole, and they were mostly
+# allocated together, as a list is built) bounds what copy-on-read can add to a worker.
+COPIED_PAGES_FACTOR = 2
+
+
 LARGE_CONTAINER = 10_000  # items: a Dataset's lists below this size cannot grow a worker much
 
 
@@ -119,6 +128,25 @@ def _small_containers(result: RunResult) -> Measurement:
             REFUTED, f"{result.profile}: the largest list the Dataset holds, `{path}`, has {size} items"
         )
     return Measurement(UNKNOWN, f"{result.profile}: `{path}` holds {size} items")
+
+
+def _held_bound(result: RunResult, threshold: float) -> Measurement | None:
+    """Refuted where all the Dataset's lists hold could not reach the threshold even copied whole:
+    a worker's growth past that is something else (a transform's first allocation, an allocator's
+    pool); None where it could, or where what they hold was not measured."""
+    if not result.dataset_bytes:
+        return None
+    path, size = max(result.dataset_sizes.items(), key=lambda item: item[1], default=("dataset", 0))
+    held_mb = sum(result.dataset_bytes.values()) / MB
+    if COPIED_PAGES_FACTOR * held_mb >= threshold:
+        return None
+    return Measurement(
+        REFUTED,
+        f"{result.profile}: `{path}` holds {size} items, but the Python objects in the Dataset's "
+        f"lists take about {held_mb:.1f} MB: even copied whole (their pages, about "
+        f"{COPIED_PAGES_FACTOR * held_mb:.0f} MB) they stay under {threshold:g} MB, so a worker's "
+        "growth past that is not copy-on-read",
+    )
 
 
 def _steady_growth(worker: dict) -> float:

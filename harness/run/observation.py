@@ -51,6 +51,7 @@ class Observation:
     streams: dict = field(default_factory=dict)  # {loader seed: items yielded, shared} (iterable)
     import_effects: dict = field(default_factory=dict)  # what re-importing the script did
     dataset_sizes: dict = field(default_factory=dict)  # {path: length} of the Datasets' containers
+    dataset_bytes: dict = field(default_factory=dict)  # {path: bytes} of Python objects they hold
     logging: dict = field(default_factory=dict)  # the main's logging setup, the workers' records
     rng: dict = field(default_factory=dict)  # the workers' generator fingerprints (events.rng_fingerprints)
     samples: dict = field(default_factory=dict)  # map-style samples' digests by index (probe_records)

@@ -140,9 +140,17 @@ def _lines(events: dict[int, list[list[str]]], kind: str):
 def dataset_sizes(events: dict[int, list[list[str]]]) -> dict[str, int]:
     """{path: length} of the containers the Datasets of the run's loaders hold (the largest seen)."""
     sizes: dict[str, int] = {}
-    for _, path, size, _ in _lines(events, "size"):
+    for _, path, size, _, _ in _lines(events, "size"):
         sizes[path] = max(sizes.get(path, 0), int(size))
     return sizes
+
+
+def dataset_bytes(events: dict[int, list[list[str]]]) -> dict[str, int]:
+    """{path: bytes} of Python objects the containers of `dataset_sizes` hold (the largest seen)."""
+    held: dict[str, int] = {}
+    for _, path, _, size, _ in _lines(events, "size"):
+        held[path] = max(held.get(path, 0), int(size))
+    return held
 
 
 def first_batches(events: dict[int, list[list[str]]]) -> dict[str, dict[str, str]]:

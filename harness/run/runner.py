@@ -386,6 +386,7 @@ def _read_records(run: _Run, observation: Observation, settings: RunSettings) ->
     observation.loader_epochs = probe_records.loader_epochs(recorded, run.main_pid, run.wall_started)
     observation.rng = probe_records.rng_fingerprints(recorded)
     observation.dataset_sizes = probe_records.dataset_sizes(recorded)
+    observation.dataset_bytes = probe_records.dataset_bytes(recorded)
     observation.first_batches = probe_records.first_batches(recorded)
     observation.streams = probe_records.streams(recorded)
     observation.import_effects = probe_records.import_effects(recorded)

@@ -63,6 +63,7 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     values = {
         "epoch": "1",
         "length": "4",
+        "bytes": "4096",
         "fd_limit": "1024",
         "loader": "1",
         "n": "1",
@@ -102,6 +103,7 @@ def test_every_event_of_the_contract_is_read_back(tmp_path):
     assert (epoch["length"], epoch["fd_limit"], epoch["batches"], epoch["fds"]) == (4, 1024, 1, [[1, 12]])
     assert epoch["loader"] == 1
     assert probe_records.dataset_sizes(recorded) == {"dataset.items": 4}
+    assert probe_records.dataset_bytes(recorded) == {"dataset.items": 4096}
     assert probe_records.first_batches(recorded) == {"7": {"0": "ab12"}}
     assert probe_records.streams(recorded) == {
         "7": {

@@ -164,6 +164,30 @@ def test_small_lists_on_the_dataset_refute_copy_on_read_large_ones_do_not():
     assert measurements.worker_memory([large], CASE_06).verdict == measurements.UNKNOWN
 
 
+def test_growth_beyond_what_the_datasets_lists_hold_is_not_copy_on_read():
+    """12,000 file names in dictionaries (4.6 MB of Python objects, a MedNIST-style list): a worker
+    that grew 24 MB over 100 batches (a transform's first allocation, seen as a step on a busy
+    machine) cannot have copied it from them; 140 MB of captions (case 06's) can."""
+    epoch = _epoch([[1, 20]], length=2000, batches=100)
+    names = {"dataset.data": 12_000}
+    small = _run(
+        memory=_memory(30),
+        loader_epochs=[epoch],
+        dataset_sizes=names,
+        dataset_bytes={"dataset.data": 4_848_000},
+    )
+    measured = measurements.worker_memory([small], CASE_06)
+    assert measured.refuted and "take about 4.6 MB" in measured.text and "is not copy-on-read" in measured.text
+    captions = {"dataset.captions": 147_000_000}
+    large = _run(
+        memory=_memory(30),
+        loader_epochs=[epoch],
+        dataset_sizes={"dataset.captions": 2_000_000},
+        dataset_bytes=captions,
+    )
+    assert measurements.worker_memory([large], CASE_06).confirmed
+
+
 def _epochs(*pairs):
     return [{"first_batch_s": first, "duration_s": total, "batches": 4} for first, total in pairs]
 
