@@ -142,6 +142,13 @@ def result(
     machine's paths (`launcher`: the run's, whose interpreter's paths count too; a new probe field
     needs no edit here)."""
     paths = paths_for(launcher)
+    if observed.stop is Stop.DEADLINE:  # cut short by the command, not by anything the script did
+        return RunResult(
+            **base,
+            outcome=Outcome.SKIPPED,
+            reason=observed.stop_note,
+            output_tail=paths.tail(observed.output),
+        )
     if observed.boot_failure:
         return RunResult(
             **base,

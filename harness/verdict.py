@@ -11,6 +11,7 @@ command ran it.
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 from . import judge, profiles
@@ -50,17 +51,33 @@ def reach(
         limits=settings.limits(),
     )
     reason = cannot_run(profile, settings, needs)
+    prepared_s = 0.0
     if not reason:  # what the script imports, brought where the way's interpreter lacks it
-        python_path, reason = profile.launcher.for_script(Path(script))
+        started = time.monotonic()
+        python_path, reason = profile.launcher.for_script(Path(script), settings.deadline)
+        prepared_s = time.monotonic() - started
         settings = dataclasses.replace(settings, python_path=(*python_path, *settings.python_path))
+    if not reason and settings.deadline is not None and time.monotonic() >= settings.deadline:
+        reason = "the command's deadline came before this run could start" + _preparation(prepared_s)
     if reason:
         return RunResult(**base, outcome=Outcome.SKIPPED, reason=reason)
     result = _judged(script, profile, settings, judging, base)
+    if result.outcome is Outcome.SKIPPED and prepared_s >= PREPARATION_NOTED_S:
+        result = dataclasses.replace(result, reason=result.reason + _preparation(prepared_s))
     if profile.launcher.failed_itself(result.signature):  # the way of running failed, not the script
         result = _judged(script, profile, settings, judging, base)
     if not profile.launcher.own_packages:
         result = judge.unless_module_missing_there(result, profile.title)
     return judge.unless_no_gpu(result)
+
+
+PREPARATION_NOTED_S = 5.0  # preparing the script's packages took long enough to say so
+
+
+def _preparation(seconds: float) -> str:
+    if seconds < PREPARATION_NOTED_S:
+        return ""
+    return f" (preparing what the script imports for this way of running took {seconds:.0f} s before it)"
 
 
 def cannot_run(profile: Profile, settings: RunSettings, needs: tuple[str, ...]) -> str:

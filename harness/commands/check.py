@@ -7,6 +7,7 @@ import argparse
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 
 from rich.console import Console
@@ -35,6 +36,11 @@ DEFAULT_STALL_S = 30.0
 # check takes about its longest run: a run still going at the timeout is stopped, and check ends
 # within a few minutes whatever the script does (--timeout longer with --full).
 DEFAULT_CHECK_TIMEOUT_S = 240.0
+# The whole check, preparation included (the script's packages brought for the Windows binaries,
+# a lock another check holds): a run still going then is stopped and not judged, saying what took
+# the time. At least --timeout and DEADLINE_MARGIN_S more, where a longer --timeout is given.
+DEFAULT_CHECK_DEADLINE_S = 300.0
+DEADLINE_MARGIN_S = 60.0
 DEFAULT_JOBS = 5  # one per profile
 HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
 # `check --json`'s shape: "schema" goes up when a key is removed or changes meaning (adding one does
@@ -74,6 +80,13 @@ def add_parser(subparsers) -> None:
         help=f"seconds without a batch that make a hang (default {DEFAULT_STALL_S:g})",
     )
     arguments.add_timeout(parser, DEFAULT_CHECK_TIMEOUT_S, "before any run is stopped")
+    parser.add_argument(
+        "--deadline",
+        type=arguments.positive_number,
+        default=DEFAULT_CHECK_DEADLINE_S,
+        help=f"seconds the whole check may take, preparation included; a run still going then is "
+        f"not judged (default {DEFAULT_CHECK_DEADLINE_S:g}; at least --timeout + {DEADLINE_MARGIN_S:g})",
+    )
     arguments.add_idle(parser)
     parser.add_argument(
         "--shm-mb",
@@ -103,6 +116,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     from . import check_progress
 
     _require_torch()
+    started = time.monotonic()
     findings = lint([args.path], args.stdin, chosen_rules(args))
     settings = RunSettings(
         args=tuple(args.script_args),
@@ -115,6 +129,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         stall_s=args.stall,
         dev_shm_mb=args.shm_mb,
         memory_cgroup_mb=args.memory_mb,
+        deadline=started + deadline_s(args),
         **arguments.overrides(args),
     )
     if not args.json:
@@ -142,6 +157,11 @@ def handle(args: argparse.Namespace, console: Console) -> int:
     return exit_status(results, findings, found)
 
 
+def deadline_s(args: argparse.Namespace) -> float:
+    """The seconds the whole check may take: --deadline, stretched to a longer --timeout."""
+    return max(args.deadline, args.timeout + DEADLINE_MARGIN_S)
+
+
 def _require_torch() -> None:
     """`check` runs the script with this environment's interpreter: without torch every run would
     fail on its first import, which says nothing about the script."""
@@ -164,8 +184,8 @@ def _plan(args, settings) -> str:
     return (
         f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: {stop}; "
         f"{_idle(settings.idle_s)}after "
-        f"{args.stall:g} s without a batch (timeout {args.timeout:g} s); each run in a working and "
-        f"temporary directory of its own{_shm(args)}"
+        f"{args.stall:g} s without a batch (timeout {args.timeout:g} s; the whole check within "
+        f"{deadline_s(args):g} s); each run in a working and temporary directory of its own{_shm(args)}"
     )
 
 

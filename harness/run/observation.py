@@ -19,6 +19,7 @@ class Stop(enum.Enum):
     OUTPUT = "output"  # it wrote more than the runner allows (runner.OUTPUT_LIMIT_BYTES)
     PROCESSES = "processes"  # more processes at once than the process limit
     BATCHES = "batches"  # its loaders delivered the batches asked for: it works
+    DEADLINE = "deadline"  # still running when the command's deadline came (settings.deadline): not judged
 
     @property
     def hung(self) -> bool:

@@ -242,6 +242,8 @@ def _launch(
 def _wait(run: _Run, settings: RunSettings) -> Stop:
     """Waits for the script's exit (Stop.EXITED), or until there is a reason to stop it."""
     deadline = run.started + settings.timeout_s
+    cut = settings.deadline is not None and settings.deadline < deadline  # the command's comes first
+    deadline = min(deadline, settings.deadline) if cut else deadline
     check_every = min(CHECK_INTERVAL_S, settings.memory_interval_s or CHECK_INTERVAL_S)
     next_check = 0.0
     while time.monotonic() < deadline:
@@ -257,7 +259,7 @@ def _wait(run: _Run, settings: RunSettings) -> Stop:
             stop = _limit_passed(run, settings, now) or _progress_says(run, settings, now)
             if stop:
                 return stop
-    return Stop.TIMEOUT
+    return Stop.DEADLINE if cut else Stop.TIMEOUT
 
 
 def _limit_passed(run: _Run, settings: RunSettings, now: float) -> Stop | None:
@@ -372,6 +374,11 @@ def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
         )
     if stop is Stop.STALL:
         return f"no batch for {_stall_limit(settings):.0f} s"
+    if stop is Stop.DEADLINE:
+        return (
+            f"the command's deadline came {time.monotonic() - run.started:.0f} s into the run, before it "
+            f"ended or reached its own timeout of {settings.timeout_s:g} s: stopped, not judged"
+        )
     if stop is Stop.IDLE:
         return (
             f"idle {settings.idle_s:g} s waiting for a batch, no CPU used, a worker blocked on a lock "

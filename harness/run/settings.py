@@ -51,6 +51,9 @@ class RunSettings:
         None  # run in a memory cgroup of this size (harness/run/memory_cgroup.py)
     )
     cwd: Path | None = None
+    # time.monotonic() by which every run of a command must be over, preparation included (check's
+    # --deadline): a run still going then is stopped and not judged (Stop.DEADLINE); None: none.
+    deadline: float | None = None
     python_path: tuple[
         str, ...
     ] = ()  # folders first on the run's PYTHONPATH (its launcher's, for the script)

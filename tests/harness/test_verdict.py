@@ -41,3 +41,29 @@ def test_run_check_and_script_give_one_script_the_same_verdict_through_one_funct
             signatures = {name: result.signature for name, result in seen.items()}
             assert len(set(signatures.values())) == 1, (profile, signatures)
     assert reached["run"]["windows-emulated"].outcome.value == "crash", "the test can tell verdicts apart"
+
+
+SLEEPS = "import time\nprint('working', flush=True)\ntime.sleep(60)\n"
+
+
+@pytest.mark.slow
+def test_a_run_cut_short_by_the_commands_deadline_is_not_judged_and_says_so(tmp_path):
+    """check's deadline came before the run ended or reached its own timeout: no hang is made of
+    it (the script did nothing wrong that anyone saw); and a run whose start comes after the
+    deadline is not started."""
+    import time
+
+    from harness.outcomes import Outcome
+    from harness.run.settings import RunSettings
+
+    script = tmp_path / "sleeps.py"
+    script.write_text(SLEEPS)
+    started = time.monotonic()
+    settings = RunSettings(timeout_s=30, idle_s=None, deadline=started + 3)
+    result = verdict.reach(script, "linux", settings, case="sleeps.py", variant="check")
+    assert result.outcome is Outcome.SKIPPED and not result.outcome.was_judged, result.signature
+    assert "the command's deadline came 3 s into the run" in result.reason, result.reason
+    assert "its own timeout of 30 s: stopped, not judged" in result.reason
+    assert time.monotonic() - started < 10
+    late = verdict.reach(script, "linux", settings, case="sleeps.py", variant="check")
+    assert late.outcome is Outcome.SKIPPED and "before this run could start" in late.reason

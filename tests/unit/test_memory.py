@@ -61,7 +61,7 @@ def test_the_sampling_window_counts_the_samples_past_the_warm_up():
 
     monitor = MemoryMonitor(root_pid=1, started=0.0, interval_s=0.2)
     samples = [(0.2 * n, 10.0) for n in range(1, 16)]  # 15 samples, from 0.2 s to 3.0 s
-    monitor.series = {2: ProcessSeries("worker", samples=samples), 3: ProcessSeries("worker", samples=samples)}
+    monitor.series = {pid: ProcessSeries("worker", samples=samples) for pid in (2, 3)}
     assert monitor.fewest_worker_samples() == 15, "no mark yet: every sample counts"
     monitor.mark_warm({2: 2.0})
     assert monitor.fewest_worker_samples() == 6, "the warm worker's samples from 2.0 s on"

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import importlib.metadata as metadata
 import subprocess
+import time
+from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from harness import judge
 from harness.outcomes import Outcome
@@ -68,6 +71,84 @@ def test_requirements_are_read_with_windows_markers():
         requires=["a", "b; sys_platform == 'linux'", "c; sys_platform == 'win32'", "d; extra == 'x'", "!!"]
     )
     assert wine_packages._requirements(dist, markers) == ["a", "c"]
+
+
+class _Dist:
+    """An installed distribution as importlib.metadata gives it: its name, version, requirements."""
+
+    def __init__(self, name, version, requires=()):
+        self.metadata, self.version, self.requires = {"Name": name}, version, list(requires)
+
+
+def test_a_requirement_on_windows_only_is_wanted_at_what_it_allows_not_dropped(monkeypatch, tmp_path):
+    """tqdm requires colorama on Windows only: not installed here, it is still brought there."""
+    installed = {"tqdm": _Dist("tqdm", "4.67.1", ["colorama; platform_system == 'Windows'"])}
+
+    def distribution(name):
+        if name not in installed:
+            raise metadata.PackageNotFoundError(name)
+        return installed[name]
+
+    monkeypatch.setattr(wine_packages, "_distributions_by_module", lambda: {"tqdm": ["tqdm"]})
+    monkeypatch.setattr(metadata, "distribution", distribution)
+    script = tmp_path / "train.py"
+    script.write_text("from tqdm import tqdm\n")
+    wanted = wine_packages.wanted(script, have=set(), python="3.13.2")
+    assert [(w.name, w.version, w.spec, w.required_by) for w in wanted] == [
+        ("colorama", "", "", "tqdm"),
+        ("tqdm", "4.67.1", "", ""),
+    ]
+    assert str(wanted[0]) == "colorama (required on Windows by tqdm, which tqdm needs; not installed here)"
+
+
+def _pip_gives(version):
+    def run(command, **kwargs):
+        folder = Path(command[command.index("--target") + 1])
+        (folder / f"colorama-{version}.dist-info").mkdir(parents=True)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    return run
+
+
+def test_a_windows_only_requirement_is_fetched_at_its_newest_allowed_version_and_kept(monkeypatch, tmp_path):
+    calls = []
+    pip = _pip_gives("0.4.6")
+    monkeypatch.setattr(subprocess, "run", lambda command, **kw: calls.append(command) or pip(command))
+    monkeypatch.setattr(wine_packages, "_compile", lambda *args: None)
+    package = wine_packages.Wanted("colorama", "", "tqdm", ">=0.4", "tqdm")
+    kept = wine_packages._kept(tmp_path, package, "3.13.2", tmp_path)
+    assert kept == tmp_path / "colorama-0.4.6" and (kept / wine_packages.DONE).is_file()
+    assert "colorama>=0.4" in calls[0]
+    assert wine_packages._kept(tmp_path, package, "3.13.2", tmp_path) == kept and len(calls) == 1
+    newer = wine_packages.Wanted("colorama", "", "tqdm", ">=0.5", "tqdm")
+    monkeypatch.setattr(subprocess, "run", _no_wheel)
+    with pytest.raises(wine_packages.Unavailable, match=r"colorama>=0\.5 \(required on Windows by tqdm"):
+        wine_packages._kept(tmp_path, newer, "3.13.2", tmp_path)
+
+
+def test_preparing_stops_at_checks_deadline_naming_what_took_the_time(monkeypatch, tmp_path):
+    """A fetch that would outlast check's deadline is stopped at it; a lock held by another check
+    is waited for until then, not for ever."""
+
+    def slow(command, timeout, **kwargs):
+        raise subprocess.TimeoutExpired(command, timeout)
+
+    monkeypatch.setattr(subprocess, "run", slow)
+    clock = wine_packages._Clock(time.monotonic() + 2)
+    with pytest.raises(
+        wine_packages.Unavailable,
+        match=r"could not fetch x 1\.0 for Windows: check's deadline came after 2 s",
+    ):
+        wine_packages._kept(tmp_path, wine_packages.Wanted("x", "1.0", "xmod"), "3.13.2", tmp_path, clock)
+    monkeypatch.setattr(wine_packages, "wanted", lambda *args: [wine_packages.Wanted("x", "1.0", "xmod")])
+    (tmp_path / wine_packages.FOLDER).mkdir()
+    with FileLock(tmp_path / wine_packages.FOLDER / ".lock"):  # another check, preparing
+        started = time.monotonic()
+        with pytest.raises(
+            wine_packages.Unavailable, match=r"another run was preparing .*waited 1 s for its lock"
+        ):
+            wine_packages.prepare(tmp_path / "train.py", tmp_path, deadline=time.monotonic() + 1)
+        assert time.monotonic() - started < 5
 
 
 def _no_wheel(command, **kwargs):

@@ -122,9 +122,10 @@ class Launcher(ABC):
     def new_run(self, workdir: Path) -> Launched:
         """A run to start, in `workdir` (its own folder)."""
 
-    def for_script(self, script: Path) -> tuple[tuple[str, ...], str]:
+    def for_script(self, script: Path, deadline: float | None = None) -> tuple[tuple[str, ...], str]:
         """(folders to put first on the run's PYTHONPATH, why the script cannot run this way) for
-        what this script imports that the way's interpreter lacks; ((), "") where it needs nothing."""
+        what this script imports that the way's interpreter lacks; ((), "") where it needs nothing.
+        Prepared by `deadline` (time.monotonic()), where one is given."""
         return (), ""
 
     def describe(self) -> str:

@@ -48,10 +48,10 @@ class WineLauncher(Launcher):
     stack_trigger = "file"  # no SIGUSR1 for a Windows process: the trigger file asks
     own_packages = False  # the Windows environment's, and the script's brought by for_script
 
-    def for_script(self, script: Path) -> tuple[tuple[str, ...], str]:
+    def for_script(self, script: Path, deadline: float | None = None) -> tuple[tuple[str, ...], str]:
         """The script's packages as Windows wheels (wine_packages.py), or why they cannot be had."""
         try:
-            return wine_packages.prepare(script), ""
+            return wine_packages.prepare(script, deadline=deadline), ""
         except wine_packages.Unavailable as exc:
             return (), f"the Windows binaries cannot be given what the script imports: {exc}"
 
