@@ -114,8 +114,10 @@ WINE_FAILURES = ("[WinError 1359] Internal error",)
 
 
 # What Wine prints where a Windows DLL calls a function Wine does not implement (observed: hdf5.dll
-# of h5py's wheel calls ucrtbase.dll.feholdexcept under Wine 8.0; numpy >= 2.2 ucrtbase.crealf).
-UNIMPLEMENTED = re.compile(r"unimplemented function (?P<function>[\w.]+) called")
+# of h5py's wheel calls ucrtbase.dll.feholdexcept under Wine 8.0; numpy >= 2.2 ucrtbase.crealf):
+# "wine: Unimplemented function … called at address …" with its debugger disabled, "Unhandled
+# exception: unimplemented function … called" from the debugger.
+UNIMPLEMENTED = re.compile(r"[Uu]nimplemented function (?P<function>[\w.]+) called")
 
 
 def gap_in(output: str) -> str:
@@ -126,7 +128,7 @@ def gap_in(output: str) -> str:
     wine = described().get("wine", "Wine")
     return (
         f"{wine} does not implement {found['function']}, which a Windows DLL that the script loaded "
-        'calls (Wine: "Unhandled exception: unimplemented function … called"): what Wine lacks, '
+        'calls (Wine: "Unimplemented function … called"): what Wine lacks, '
         "not an outcome of the script; it waits for a run on Windows"
     )
 
