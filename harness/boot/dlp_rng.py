@@ -10,6 +10,7 @@ Dataset through attributes, lists, tuples and dicts, a few levels deep (`dataset
 
 import contextlib
 import hashlib
+import itertools
 import sys
 
 DEPTH = 4  # attribute levels followed from the Dataset
@@ -87,18 +88,23 @@ SAMPLED = 32  # items of a container measured, spread over it; the rest counted 
 
 def held_bytes(value, depth=3):
     """About how many bytes of Python objects `value` holds, itself included (sys.getsizeof, down
-    `depth` levels of lists, tuples, sets and dicts; a large one measured on SAMPLED items spread
-    over it, the rest counted at their mean). A numpy array or a tensor counts what getsizeof says."""
+    `depth` levels of lists, tuples, sets and dicts; a large one measured on SAMPLED items, the rest
+    counted at their mean). A numpy array or a tensor counts what getsizeof says. Only the items
+    measured are touched: under fork, each object read is a page copied (copy-on-read itself), so
+    a list is sampled by index, spread over it, and a dict or set on its first items."""
     size = sys.getsizeof(value)
     if depth == 0 or not isinstance(value, (list, tuple, set, frozenset, dict)) or not value:
         return size
-    parts = list(value.items()) if isinstance(value, dict) else list(value)
-    sampled = parts[:: max(1, len(parts) // SAMPLED)][:SAMPLED]
-    if isinstance(value, dict):
+    if isinstance(value, (list, tuple)):
+        sampled = [value[i] for i in range(0, len(value), max(1, len(value) // SAMPLED))][:SAMPLED]
+        measured = sum(held_bytes(item, depth - 1) for item in sampled)
+    elif isinstance(value, dict):
+        sampled = list(itertools.islice(value.items(), SAMPLED))
         measured = sum(held_bytes(key, depth - 1) + held_bytes(item, depth - 1) for key, item in sampled)
     else:
+        sampled = list(itertools.islice(value, SAMPLED))
         measured = sum(held_bytes(item, depth - 1) for item in sampled)
-    return size + measured * len(parts) // len(sampled)
+    return size + measured * len(value) // len(sampled)
 
 
 def _global_generators():

@@ -127,3 +127,36 @@ def test_a_runs_memory_leaves_out_what_its_processes_map_from_the_same_files():
     # six processes that each map 550 MB of torch's libraries and hold 50 MB of their own
     assert sum(resident(linux(600, 0, 550, 0, 0, 0, 0)) for _ in range(6)) == 300
     assert resident(collections.namedtuple("pmem", "rss vms")(600, 900)) == 600  # no `shared`: RSS
+
+
+def test_measuring_what_a_datasets_list_holds_copies_no_page_of_it_under_fork():
+    """The worker probe measures the bytes a Dataset's list holds (dlp_rng.held_bytes) in a forked
+    worker: touching every item to do so would itself copy every page (a worker of case 06 read
+    179 MB at once, its whole list, when the probe iterated it); sampled by index, it copies none."""
+    import multiprocessing
+    import sys
+
+    import psutil
+
+    from tests.conftest import ROOT
+
+    sys.path.insert(0, str(ROOT / "harness" / "boot"))
+    import dlp_rng
+
+    captions = [f"caption {n:08d}" for n in range(1_000_000)]  # about 70 MB of str objects
+    context = multiprocessing.get_context("fork")
+    measured, done = context.Queue(), context.Event()
+
+    def worker():
+        own = psutil.Process().memory_full_info().uss
+        held = dlp_rng.held_bytes(captions)
+        measured.put((held, psutil.Process().memory_full_info().uss - own))
+        done.wait(10)
+
+    child = context.Process(target=worker)
+    child.start()
+    held, copied = measured.get(timeout=30)
+    done.set()
+    child.join(10)
+    assert held > 60 * 2**20, "the list's strings are counted"
+    assert copied < 8 * 2**20, f"{copied / 2**20:.0f} MB copied by measuring"
