@@ -79,8 +79,9 @@ PREPARE = "prepare the Windows environment: " + (
 # no crash debugger, and torch's OpenMP without the NUMA call Wine lacks (GetNumaNodeProcessorMaskEx).
 # Wine starts its debugger, winedbg, on a process's unhandled exception: it writes a backtrace and
 # Wine's build into the run's output, and one run of case 22's in 6 under load waited in it to the
-# timeout (a crash read as a hang; issue 57). With winedbg.exe disabled the process ends as on
-# Windows, its exit code the exception's (0xC0000005 for an access violation: 5 as Linux reads it).
+# timeout (a crash read as a hang; issue 57). With winedbg.exe disabled the process ends at once,
+# its exit code the exception's (0xC0000005 for an access violation: 5 as Linux reads it; observed
+# under Wine 8.0, not on Windows).
 WINE_VARIABLES = {
     "WINEDEBUG": "-all",
     "WINEDLLOVERRIDES": "mscoree,mshtml=;winedbg.exe=d",
