@@ -101,11 +101,9 @@ class MemoryMonitor:
         warm-up is over, where any is (a slower one is left out of the figures); else of every
         worker. Infinite where none is sampled (no worker yet, or no series kept): nothing to
         wait for."""
-        workers = [s for pid, s in self.series.items() if s.role == "worker"]
-        warm = [
-            (s, self.warm[pid]) for pid, s in self.series.items() if s.role == "worker" and pid in self.warm
-        ]
-        counts = [len(s.since(at)) for s, at in warm] or [len(s.samples) for s in workers]
+        workers = {pid: s for pid, s in self.series.items() if s.role == "worker"}
+        warm = [len(s.since(self.warm[pid])) for pid, s in workers.items() if pid in self.warm]
+        counts = warm or [len(s.samples) for s in workers.values()]
         return min(counts) if counts and self.interval_s is not None else float("inf")
 
     def mark_warm(self, warm: dict[int, float]) -> None:

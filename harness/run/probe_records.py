@@ -31,13 +31,28 @@ def worker_warm(events: dict[int, list[list[str]]], wall_started: float) -> dict
 
 
 def _marked(events: dict[int, list[list[str]]], kind: str, wall_started: float) -> dict[int, float]:
-    marked = {}
-    for pid, lines in events.items():
-        for fields in lines:
-            if fields[0] == kind and len(fields) == contract.event_width(kind):
-                marked[pid] = round(float(fields[1]) - wall_started, 3)
-                break
-    return marked
+    marked = {pid: _first_mark(lines, kind, wall_started) for pid, lines in events.items()}
+    return {pid: at for pid, at in marked.items() if at is not None}
+
+
+def _first_mark(lines: list[list[str]], kind: str, wall_started: float) -> float | None:
+    """Seconds from the run's start to the first event of `kind` among `lines`; None without one."""
+    for fields in lines:
+        if fields[0] == kind and len(fields) == contract.event_width(kind):
+            return round(float(fields[1]) - wall_started, 3)
+    return None
+
+
+def _new_lines(path: Path, offset: int) -> tuple[list[str], int]:
+    """The complete lines `path` gained past `offset`, and the offset after them."""
+    try:
+        with open(path, "rb") as events:
+            events.seek(offset)
+            chunk = events.read()
+    except OSError:
+        return [], offset
+    complete = chunk[: chunk.rfind(b"\n") + 1]
+    return complete.decode("utf-8", errors="replace").splitlines(), offset + len(complete)
 
 
 class WarmWatch:
@@ -55,25 +70,14 @@ class WarmWatch:
         for path in probe_dir.glob(f"*{contract.EVENTS_SUFFIX}"):
             if path in self.done:
                 continue
-            lines = self._new_lines(path)
-            marks = _marked(
-                {0: [line.split() for line in lines if line.strip()]}, "worker_warm", self.wall_started
+            lines, self.offsets[path] = _new_lines(path, self.offsets.get(path, 0))
+            at = _first_mark(
+                [line.split() for line in lines if line.strip()], "worker_warm", self.wall_started
             )
-            if marks:
+            if at is not None:
                 self.done.add(path)
-                found[int(path.stem)] = marks[0]
+                found[int(path.stem)] = at
         return found
-
-    def _new_lines(self, path: Path) -> list[str]:
-        try:
-            with open(path, "rb") as events:
-                events.seek(self.offsets.get(path, 0))
-                chunk = events.read()
-        except OSError:
-            return []
-        complete = chunk[: chunk.rfind(b"\n") + 1]
-        self.offsets[path] = self.offsets.get(path, 0) + len(complete)
-        return complete.decode("utf-8", errors="replace").splitlines()
 
 
 FD_POINTS = 60  # (batch, open descriptors) points kept per epoch, spread over it
@@ -310,15 +314,8 @@ class ProgressWatch:
 
     def poll(self, path: Path, now: float) -> None:
         """Reads what `path` (the events file of the main process) gained since the last poll."""
-        try:
-            with open(path, "rb") as events:
-                events.seek(self.offset)
-                chunk = events.read()
-        except OSError:
-            return
-        complete = chunk[: chunk.rfind(b"\n") + 1]
-        self.offset += len(complete)
-        for line in complete.decode("utf-8", errors="replace").splitlines():
+        lines, self.offset = _new_lines(path, self.offset)
+        for line in lines:
             kind = line.split(" ", 1)[0]
             if kind in ("iter", "batch"):
                 self.iterating, self.last_progress = True, now
