@@ -12,6 +12,7 @@ from .measurements import MEASURES
 from .outcomes import Outcome
 from .profiles import PROFILE_NAMES, START_METHODS, Profile
 from .recognition import Pattern, Recognition
+from .run.needs import KNOWN as KNOWN_NEEDS
 from .run.settings import RunSettings
 
 if sys.version_info >= (3, 11):
@@ -20,7 +21,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 VARIANTS = ("broken", "fixed")
-KNOWN_NEEDS = ("cuda", "opencv", "distributed")
 # In a clone, the cases/ folder beside harness/; installed from a wheel, the copy it carries.
 _PACKAGED_CASES = Path(__file__).resolve().parent / "catalog"
 CASES_DIR = _PACKAGED_CASES if INSTALLED else Path(__file__).resolve().parent.parent / "cases"

@@ -71,19 +71,23 @@ def _inside(pattern: Pattern | None, results: list[RunResult]) -> list[RunResult
     return [r for r in results if r.outcome.was_judged and {r.profile, r.start_method} & methods]
 
 
-def _pattern_evidence(pattern: Pattern, results: list[RunResult]) -> list[str]:
+def _pattern_evidence(pattern: Pattern, results: list[RunResult]) -> tuple[list[str], str]:
+    """The runs that show `pattern` as a whole, as evidence lines, and where those under its
+    profiles split by Python version, the split in words; ([], "") where the pattern does not hold."""
     inside = _inside(pattern, results)
-    if pattern.any_run:
-        return [_evidence_line(r, pattern) for r in inside if shows(r, pattern)]
-    outside = [r for r in results if r.outcome.was_judged and r not in inside]
     showing = [r for r in inside if shows(r, pattern)]
+    if pattern.any_run:
+        return [_evidence_line(r, pattern) for r in showing], ""
+    outside = [r for r in results if r.outcome.was_judged and r not in inside]
     if not showing or any(shows(r, pattern) for r in outside):
-        return []  # the same cause outside these profiles too: not this pitfall
-    if len(showing) < len(inside) and not version_split(showing, [r for r in inside if r not in showing]):
-        return []
+        return [], ""  # the same cause outside these profiles too: not this pitfall
+    others = [r for r in inside if r not in showing]
+    split = version_split(showing, others)
+    if others and not split:
+        return [], ""
     # A failure outside them with another cause (fork crashing for some other reason) is no veto,
-    # nor a run inside them under another Python version (the split is said: version_note).
-    return [_evidence_line(r, pattern) for r in showing]
+    # nor a run inside them under another Python version (the split is said).
+    return [_evidence_line(r, pattern) for r in showing], split
 
 
 def _python(result: RunResult) -> str:
@@ -109,20 +113,6 @@ def version_split(showing: list[RunResult], others: list[RunResult]) -> str:
     return f"shows under {side(showing)}; not under {side(others)}"
 
 
-def version_note(case: Case, results: list[RunResult], linted: bool = True) -> str:
-    """The Python versions under which the pattern that names the case showed and did not, where
-    the runs under its profiles split by version; "" where they agree (or nothing names it)."""
-    return _split_of(_naming(case, results, linted)[0], results)
-
-
-def _split_of(pattern: Pattern | None, results: list[RunResult]) -> str:
-    if pattern is None or pattern.any_run:
-        return ""
-    inside = _inside(pattern, results)
-    showing = [r for r in inside if shows(r, pattern)]
-    return version_split(showing, [r for r in inside if r not in showing])
-
-
 def _evidence_line(result: RunResult, pattern: Pattern) -> str:
     line = f"{result.profile}: {result.outcome}: {result.signature}"
     matched = matching_line(result, pattern)
@@ -132,23 +122,19 @@ def _evidence_line(result: RunResult, pattern: Pattern) -> str:
     return f"{line} (the object that does not pickle: {held})" if held else line
 
 
-def runtime_evidence(case: Case, results: list[RunResult], linted: bool = True) -> list[str]:
-    """The runs that show one of the case's run-time patterns; [] unless a whole pattern holds
-    (and, for a pattern that only confirms the case's lint rules, unless one of them found it:
-    `linted`)."""
-    return _naming(case, results, linted)[1]
-
-
-def _naming(case: Case, results: list[RunResult], linted: bool) -> tuple[Pattern | None, list[str]]:
-    """The first of the case's run-time patterns that the runs show as a whole, with its evidence;
-    (None, []) if none."""
+def runtime_evidence(case: Case, results: list[RunResult], linted: bool = True) -> tuple[list[str], str]:
+    """The runs that show the first of the case's run-time patterns that holds as a whole, and
+    where the runs under its profiles split by Python version, the split in words; ([], "") if none
+    holds. A pattern that only confirms the case's lint rules counts where one of them found it
+    (`linted`)."""
     recognition = case.recognition
     for pattern in recognition.patterns if recognition else ():
         if pattern.confirms_lint and not linted:
             continue
-        if evidence := _pattern_evidence(pattern, results):
-            return pattern, evidence
-    return None, []
+        evidence, split = _pattern_evidence(pattern, results)
+        if evidence:
+            return evidence, split
+    return [], ""
 
 
 def _ran_without_it(case: Case, results: list[RunResult]) -> str:
@@ -218,13 +204,13 @@ def diagnose(cases: list[Case], results: list[RunResult], findings: list[Finding
         measure = MEASURES.get(recognition.measure or "")
         if recognition.measure in ONLY_WHERE_SUSPECTED and not lint:
             measure = None
-        pattern, runtime = _naming(case, results, linted=bool(lint))
+        runtime, versions = runtime_evidence(case, results, linted=bool(lint))
         diagnosis = Diagnosis(
             case=case,
             runtime=runtime,
             lint=lint,
             measured=measure(judged, case) if measure else None,
-            versions=_split_of(pattern, results),
+            versions=versions,
         )
         if diagnosis.runtime or diagnosis.lint or (diagnosis.measured and diagnosis.measured.confirmed):
             _judge(diagnosis, results)

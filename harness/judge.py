@@ -1,18 +1,16 @@
 """Every place where a run is judged: its outcome and signature from what the runner observed
-(classification, hang signatures, the leak and slow-start thresholds, the no-GPU skip), the
+(classification, hang signatures, the leak and slow-start thresholds), the
 machine's paths scrubbed from what is recorded, and the RunResult built from the Observation."""
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib.util
-import re
 import sys
 import sysconfig
 from dataclasses import dataclass
 
-from . import recognition
+from . import skips
 from .cases import CASES_DIR, Case
 from .measurements import startup_figures, startup_wait
 from .outcomes import Outcome
@@ -142,13 +140,8 @@ def result(
     machine's paths (`launcher`: the run's, whose interpreter's paths count too; a new probe field
     needs no edit here)."""
     paths = paths_for(launcher)
-    if observed.stop is Stop.DEADLINE:  # cut short by the command, not by anything the script did
-        return RunResult(
-            **base,
-            outcome=Outcome.SKIPPED,
-            reason=observed.stop_note,
-            output_tail=paths.tail(observed.output),
-        )
+    if cut := skips.cut_short(observed):  # by the command, not by anything the script did
+        return RunResult(**base, outcome=Outcome.SKIPPED, reason=cut, output_tail=paths.tail(observed.output))
     if observed.boot_failure:
         return RunResult(
             **base,
@@ -157,8 +150,6 @@ def result(
             output_tail=paths.tail(observed.output),
         )
     outcome, signature = judge(observed, judging, paths)
-    if outcome.is_failure and launcher and (gap := launcher.gap_in(observed.output)):
-        return RunResult(**base, outcome=Outcome.SKIPPED, reason=gap, output_tail=paths.tail(observed.output))
     facts = {name: _scrubbed(getattr(observed, name), paths.scrub) for name in SHARED_FIELDS}
     return RunResult(
         **base,
@@ -239,48 +230,3 @@ def judge_startup(epochs: list[dict], threshold: float) -> tuple[Outcome, str]:
     share = waited[1]
     figures = f"{startup_figures(epochs, waited)} (threshold {threshold:.0%})"
     return (Outcome.SLOW if share > threshold else Outcome.OK), figures
-
-
-NO_GPU = re.compile(
-    r"Torch not compiled with CUDA enabled|Found no NVIDIA driver|No CUDA GPUs are available"
-    r"|CUDA driver initialization failed|no CUDA-capable device"
-)
-
-
-# What CPython raises for a module it cannot find, wherever the import was.
-MODULE_NOT_FOUND = re.compile(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
-
-
-def unless_module_missing_there(result: RunResult, where: str) -> RunResult:
-    """A run under another interpreter (the Windows binaries, a chroot's) that failed on a module
-    which imports in this one (the user's) showed what that interpreter lacks, not what the
-    script does: skipped, with the module named. A module missing here too is the script's."""
-    if not result.outcome.script_raised:
-        return result
-    for line in recognition.raised(result):
-        found = MODULE_NOT_FOUND.search(line)
-        if found and _imports_here(found["module"]):
-            reason = (
-                f"the interpreter of the {where} column has no module '{found['module']}', which imports "
-                f"in this one ({sys.executable}): what that environment lacks, not an outcome of the script"
-            )
-            return _skipped(result, reason)
-    return result
-
-
-def _skipped(result: RunResult, reason: str) -> RunResult:
-    return dataclasses.replace(result, outcome=Outcome.SKIPPED, signature="", reason=reason)
-
-
-def _imports_here(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module.split(".")[0]) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def unless_no_gpu(result: RunResult) -> RunResult:
-    """A run that failed only because this machine has no usable GPU proves nothing: skipped."""
-    if result.outcome.script_raised and NO_GPU.search(result.signature):
-        return _skipped(result, f"this machine has no usable GPU ({result.signature})")
-    return result

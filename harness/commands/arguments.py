@@ -118,9 +118,19 @@ def add_profiles(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_jobs(parser: argparse.ArgumentParser, default: int | None = None) -> None:
+def add_jobs(parser: argparse.ArgumentParser, default: int | None = None, per_profile: bool = False) -> None:
+    """--jobs, by default `default` (the CPUs); `per_profile`: by default one per chosen profile
+    (None here: `jobs(args)` reads it)."""
+    if per_profile:
+        parser.add_argument("--jobs", type=count, help="runs in parallel (default: one per profile)")
+        return
     default = default or os.cpu_count() or 1
     parser.add_argument("--jobs", type=count, default=default, help=f"runs in parallel (default: {default})")
+
+
+def jobs(args: argparse.Namespace) -> int:
+    """The runs in parallel asked for, or one per chosen profile."""
+    return args.jobs or len(args.profiles)
 
 
 def add_timeout(parser: argparse.ArgumentParser, default: float | None, what: str) -> None:
@@ -183,13 +193,18 @@ def add_chroot(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def another_interpreter(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for runs by another interpreter than this one (--chroot)."""
+    return getattr(args, "chroot", None) is not None
+
+
 def launched(args: argparse.Namespace) -> tuple[list[Profile], dict]:
     """The chosen profiles, each launched as the command line asks (`--chroot`: by that root's
     interpreter), and the environment their runs see (its OS, Python, torch)."""
     from .. import environment
     from ..run import launch
 
-    if getattr(args, "chroot", None) is None:
+    if not another_interpreter(args):
         return list(args.profiles), environment.describe()
     launcher = launch.in_chroot(args.chroot)
     refused = launcher.unavailable()

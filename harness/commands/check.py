@@ -41,7 +41,6 @@ DEFAULT_CHECK_TIMEOUT_S = 240.0
 # the time. At least --timeout and DEADLINE_MARGIN_S more, where a longer --timeout is given.
 DEFAULT_CHECK_DEADLINE_S = 300.0
 DEADLINE_MARGIN_S = 60.0
-DEFAULT_JOBS = 5  # one per profile
 HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
 # `check --json`'s shape: "schema" goes up when a key is removed or changes meaning (adding one does
 # not); README "check --json" lists the keys.
@@ -101,7 +100,7 @@ def add_parser(subparsers) -> None:
         help="run under a memory limit of this size that the kernel enforces, as a container's "
         "--memory or a job's memory request does; Linux, as root",
     )
-    arguments.add_jobs(parser, DEFAULT_JOBS)
+    arguments.add_jobs(parser, per_profile=True)
     add_rule_choice(parser)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.set_defaults(handler=handle)
@@ -148,7 +147,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
 
     progress = check_progress.Progress(Console(stderr=True) if args.json else console, len(args.profiles))
     with progress:
-        results = scheduler.run_all(list(args.profiles), args.jobs, run=run, on_done=progress.done)
+        results = scheduler.run_all(list(args.profiles), arguments.jobs(args), run=run, on_done=progress.done)
     found = diagnose(discover(args.cases_dir), results, findings)
     if args.json:
         print(json.dumps(_as_json(args.path, results, findings, found), indent=2, sort_keys=True))

@@ -93,7 +93,7 @@ def _observed_in_this_pass(console: Console, jobs: list, args: argparse.Namespac
     None with --timeout, --idle, --repeat or --chroot, which ask for runs of their own."""
     from ..scheduler import matrix_pass
 
-    if arguments.overrides(args) or args.repeat > 1 or args.chroot is not None:
+    if arguments.overrides(args) or args.repeat > 1 or arguments.another_interpreter(args):
         return {}
     matrix = matrix_pass.read(matrix_pass.pass_folder())
     if matrix is None:

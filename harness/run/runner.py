@@ -20,11 +20,10 @@ from pathlib import Path
 from typing import Protocol
 
 from ..boot import dlp_contract as contract
-from . import idleness, private_shm, probe_records, processes, shm_leftovers
+from . import confine, idleness, probe_records, processes, shm_leftovers
 from .active_runs import ACTIVE_RUNS
 from .launch import BOOT_DIR, Launched, Launcher
 from .memory import MemoryMonitor
-from .memory_cgroup import Cgroup
 from .observation import Observation, Stop
 from .settings import RunSettings
 
@@ -102,7 +101,7 @@ class _Run:
     warm: probe_records.WarmWatch  # the workers' end of warm-up, read as the run goes on
     cpu: idleness.CpuWatch
     shared: shm_leftovers.ShmWatch
-    cgroup: Cgroup | None = None  # the memory cgroup it runs in, if its settings ask for one
+    confined: list[confine.Confined] = field(default_factory=list)  # what its settings ask for
     tree: list = field(default_factory=list)  # the run's processes at the last tick
     _main_pid: int | None = None
 
@@ -164,11 +163,12 @@ def run_script(script: Path, profile: Profile, settings: RunSettings) -> Observa
     importable.
     """
     workdir = Path(tempfile.mkdtemp(prefix="dlp-run-"))
-    cgroup = observation = None
+    confined: list[confine.Confined] = []
+    observation = None
     try:
-        cgroup = Cgroup.make(settings.memory_cgroup_mb) if settings.memory_cgroup_mb else None
+        confined = confine.made(settings)
         script = Path(script).resolve()
-        run = _launch(script, profile, settings, workdir, cgroup)
+        run = _launch(script, profile, settings, workdir, confined)
         label = f"{script.parent.name}/{script.name} under {profile.name}"
         ACTIVE_RUNS.add(run.proc.pid, run.run_id, run.session_id, run.probe_dir, label)
         try:
@@ -182,22 +182,20 @@ def run_script(script: Path, profile: Profile, settings: RunSettings) -> Observa
         _read_records(run, observation, settings)
         return observation
     finally:  # never raises: what it could not remove is said with the result, which stands
-        left = _remove_run_folders(workdir, cgroup)
+        left = _remove_run_folders(workdir, confined)
         if observation is not None:
             observation.not_removed = left
 
 
-def _remove_run_folders(workdir: Path, cgroup: Cgroup | None) -> list[str]:
-    """Removes the run's folder and its memory cgroup; returns what is left of them, said."""
+def _remove_run_folders(workdir: Path, confined: list[confine.Confined]) -> list[str]:
+    """Removes the run's folder and closes its confinements; returns what is left of them, said."""
     shutil.rmtree(workdir, ignore_errors=True)
     left = [f"the run's folder {workdir}"] if workdir.exists() else []
-    if cgroup is not None and (cgroup_left := cgroup.remove()):
-        left.append(cgroup_left)
-    return left
+    return [*left, *confine.close(confined)]
 
 
 def _launch(
-    script: Path, profile: Profile, settings: RunSettings, workdir: Path, cgroup: Cgroup | None
+    script: Path, profile: Profile, settings: RunSettings, workdir: Path, confined: list[confine.Confined]
 ) -> _Run:
     (workdir / "probes").mkdir()
     (workdir / "tmp").mkdir()
@@ -207,21 +205,13 @@ def _launch(
     extra_path = [*settings.python_path, *([str(script.parent)] if settings.via_stdin else [])]
     env = child_environment(profile, workdir / "probes", run_id, extra_path, tmp_dir=workdir / "tmp")
 
-    def wrap(command: list[str], env: dict) -> tuple[list[str], dict]:
-        if settings.dev_shm_mb is not None:
-            command, variables = private_shm.wrap(command, settings.dev_shm_mb)
-            env = {**env, **variables}
-        if cgroup is not None:
-            command, variables = cgroup.wrap(command)
-            env = {**env, **variables}
-        return command, env
-
     launched = profile.launcher.new_run(workdir)
     shared = shm_leftovers.ShmWatch()  # what /dev/shm held before the run
     wall_started, started = time.time(), time.monotonic()
     proc = launched.start(
         command, env, script=script, output=workdir / "output.txt",
-        stdin=script if settings.via_stdin else None, cwd=settings.cwd or workdir, wrap=wrap,
+        stdin=script if settings.via_stdin else None, cwd=settings.cwd or workdir,
+        wrap=lambda command, env: confine.wrapped(confined, command, env),
     )  # fmt: skip
     return _Run(
         workdir=workdir,
@@ -235,7 +225,7 @@ def _launch(
         warm=probe_records.WarmWatch(wall_started),
         cpu=idleness.CpuWatch(started),
         shared=shared,
-        cgroup=cgroup,
+        confined=confined,
     )
 
 
@@ -351,10 +341,8 @@ def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     observation.duration_s = round(time.monotonic() - run.started, 3)
     observation.leftovers = _end_leftovers(run)
     observation.shm_leftovers = run.shared.remove_leftovers()
-    if run.cgroup is not None:
-        observation.oom_kills = run.cgroup.oom_kills()
-        peak = run.cgroup.peak_mb()
-        observation.cgroup_peak_mb = None if peak is None else round(peak, 1)
+    for each in run.confined:
+        each.observe(observation)
     return observation
 
 

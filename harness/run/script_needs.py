@@ -13,9 +13,11 @@ import ast
 import sys
 from pathlib import Path
 
+from .needs import DISTRIBUTED
+
 LOCAL_DEPTH = 3
 # The calls that show a need, by the last part of their dotted name.
-NEED_CALLS = {"distributed": ("init_process_group",)}
+NEED_CALLS = {DISTRIBUTED: ("init_process_group",)}
 
 
 def _tree(path: Path) -> ast.Module | None:
@@ -70,7 +72,7 @@ def _called(node: ast.AST) -> str:
 
 
 def needs(script: Path) -> tuple[str, ...]:
-    """The case needs (harness/cases.py KNOWN_NEEDS) the script's own code shows."""
+    """The case needs (harness/run/needs.py) the script's own code shows."""
     tree = _tree(script)
     calls = {_called(node) for node in ast.walk(tree) if isinstance(node, ast.Call)} if tree else set()
     return tuple(need for need, names in NEED_CALLS.items() if calls & set(names))

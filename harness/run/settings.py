@@ -46,10 +46,9 @@ class RunSettings:
     stall_s: float | None = None
     idle_s: float | None = IDLE_S
     process_limit: int = PROCESS_LIMIT
-    dev_shm_mb: float | None = None  # run in a private /dev/shm of this size (harness/run/private_shm.py)
-    memory_cgroup_mb: float | None = (
-        None  # run in a memory cgroup of this size (harness/run/memory_cgroup.py)
-    )
+    # Confinements (harness/run/confine/): a private /dev/shm, a memory cgroup, of this size.
+    dev_shm_mb: float | None = None
+    memory_cgroup_mb: float | None = None
     cwd: Path | None = None
     # time.monotonic() by which every run of a command must be over, preparation included (check's
     # --deadline): a run still going then is stopped and not judged (Stop.DEADLINE); None: none.

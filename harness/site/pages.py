@@ -12,6 +12,7 @@ from ..outcome_table import SIGNATURE_WIDTH
 from ..outcomes import Outcome
 from ..profiles import PROFILES
 from ..results import RunResult
+from ..run import needs
 from . import badges, how_words, windows_seen, wording
 from .columns import Column
 from .results_data import Recorded
@@ -217,7 +218,7 @@ def exercise(case: Case, repo_url: str | None = None) -> str:
                 mb=f"{case.memory_cgroup_mb:g}",
             )
         )
-    if "cuda" in case.needs:
+    if needs.CUDA in case.needs:
         notes.append(t("This case needs a CUDA GPU: without one, its runs are `skipped`, not judged."))
     extra = "".join(f"{note}\n\n" for note in notes)
     block = _commands(commands)

@@ -162,10 +162,12 @@ def test_a_small_dev_shm_is_recognised_only_where_check_imposes_it():
     """On this machine's large /dev/shm case 16's script runs; with --shm-mb 64, as in a Docker
     container, it fails and is named, and the profiles without /dev/shm say why they were skipped."""
     from harness.profiles import PROFILES
-    from harness.run import private_shm
+    from harness.run import confine
+    from harness.run.settings import RunSettings
 
-    if private_shm.unavailable(64, PROFILES["linux"].system, PROFILES["linux"].title):
-        pytest.skip(private_shm.unavailable(64, PROFILES["linux"].system, PROFILES["linux"].title))
+    linux = PROFILES["linux"]
+    if reason := confine.unavailable(RunSettings(1, dev_shm_mb=64), linux.system, linux.title):
+        pytest.skip(reason)
     script = "cases/16_dev_shm_too_small/broken.py"
     roomy = json.loads(harness("check", script, "--profile", "linux", "--json").stdout)
     assert [r["outcome"] for r in roomy["runs"]] == ["ok"]

@@ -14,8 +14,9 @@ import pytest
 from harness import outcome_table, verdict
 from harness.outcomes import Outcome
 from harness.profiles import PROFILES
-from harness.run import memory_cgroup
-from harness.run.memory_cgroup import Cgroup
+from harness.run import confine
+from harness.run.confine import memory_cgroup
+from harness.run.confine.memory_cgroup import Cgroup
 from harness.run.settings import RunSettings
 
 pytestmark = [pytest.mark.slow, pytest.mark.linux]
@@ -43,7 +44,8 @@ def _own_leftovers() -> list:
 
 
 def _needs_cgroups() -> None:
-    reason = memory_cgroup.unavailable(64, PROFILES["linux"].system, PROFILES["linux"].title)
+    asked = RunSettings(timeout_s=1, memory_cgroup_mb=64)
+    reason = confine.unavailable(asked, PROFILES["linux"].system, PROFILES["linux"].title)
     if reason:
         pytest.skip(reason)
 

@@ -11,7 +11,7 @@ import pytest
 from harness import verdict
 from harness.outcomes import Outcome
 from harness.profiles import PROFILES
-from harness.run import private_shm
+from harness.run import confine
 from harness.run.runner import run_script
 from harness.run.settings import RunSettings
 
@@ -27,8 +27,9 @@ with open("/dev/shm/dlp-test-{marker}", "wb") as f:
 @pytest.mark.slow
 @pytest.mark.linux
 def test_the_run_sees_its_own_small_dev_shm_and_leaves_the_machines_alone(tmp_path):
-    if private_shm.unavailable(8, PROFILES["linux"].system, PROFILES["linux"].title):
-        pytest.skip(private_shm.unavailable(8, PROFILES["linux"].system, PROFILES["linux"].title))
+    linux = PROFILES["linux"]
+    if reason := confine.unavailable(RunSettings(1, dev_shm_mb=8), linux.system, linux.title):
+        pytest.skip(reason)
     marker = os.urandom(4).hex()
     script = tmp_path / "fills_shm.py"
     script.write_text(FILLS_SHM.format(marker=marker))

@@ -52,7 +52,7 @@ def test_a_run_that_wine_itself_failed_is_run_again_once(monkeypatch):
         calls.append(outcome)
         return RunResult(
             case=case.name, variant="fixed", profile="windows", outcome=outcome, signature=signature
-        )
+        ), ""
 
     monkeypatch.setattr(profiles.PROFILES["windows"].launcher, "unavailable", lambda: "")
     monkeypatch.setattr(profiles.PROFILES["windows"].launcher, "missing", lambda needs: "")

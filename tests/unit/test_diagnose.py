@@ -33,13 +33,13 @@ def test_a_failure_with_another_cause_elsewhere_is_no_veto():
         run("linux", "fork", "crash", "ZeroDivisionError: division by zero"),
         *spawn_profiles_crash(LAMBDA),
     ]
-    evidence = runtime_evidence(CASES["03_lambda_collate"], runs)
+    evidence, _ = runtime_evidence(CASES["03_lambda_collate"], runs)
     assert [line.split(":")[0] for line in evidence] == ["linux-3.14", "windows", "macos"]
 
 
 def test_the_same_cause_elsewhere_vetoes():
     runs = [run("linux", "fork", "crash", LAMBDA), *spawn_profiles_crash(LAMBDA)]
-    assert runtime_evidence(CASES["03_lambda_collate"], runs) == [], "not specific to pickling workers"
+    assert runtime_evidence(CASES["03_lambda_collate"], runs) == ([], ""), "not specific to pickling workers"
 
 
 def test_exit_status_says_when_nothing_could_be_judged():
@@ -131,15 +131,15 @@ def test_a_run_that_does_not_show_it_under_the_same_python_version_still_vetoes(
         _on(run("windows-emulated", "spawn", "ok"), "3.11.7"),
         _on(run("windows", "spawn", "ok"), "3.13.2"),
     ]
-    assert runtime_evidence(CASES["02_open_file_handle"], runs) == []
+    assert runtime_evidence(CASES["02_open_file_handle"], runs) == ([], "")
     unrecorded = [run("linux-3.14", "forkserver", "crash", GENERATOR), run("windows", "spawn", "ok")]
-    assert runtime_evidence(CASES["02_open_file_handle"], unrecorded) == [], "no version recorded: no split"
+    no_split = runtime_evidence(CASES["02_open_file_handle"], unrecorded)
+    assert no_split == ([], ""), "no version recorded: no split"
 
 
 def test_runs_that_agree_carry_no_version_note():
-    from harness.diagnose import version_note
-
     runs = [_on(r, "3.11.7") for r in spawn_profiles_crash(LAMBDA)] + [
         _on(run("x", "spawn", "crash", LAMBDA), "3.13.2")
     ]
-    assert version_note(CASES["03_lambda_collate"], runs) == ""
+    evidence, split = runtime_evidence(CASES["03_lambda_collate"], runs)
+    assert evidence and split == ""

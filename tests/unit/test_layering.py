@@ -88,7 +88,7 @@ FLOORS = [
     ("base", {"harness", "boot", "tracebacks", "outcomes", "links", "environment"}),
     ("recording", {"run"}),  # launchers, the runner, its watches and probes' records
     ("model", {"profiles", "results", "measurements", "recognition", "cases", "confirmations", "lint"}),
-    ("judging", {"judge", "verdict", "diagnose"}),
+    ("judging", {"judge", "skips", "verdict", "diagnose"}),
     ("scheduling", {"scheduler", "bench", "experiments"}),
     ("reporting", {"outcome_table", "site"}),
     ("commands", {"commands", "cli", "__main__"}),
@@ -117,52 +117,87 @@ def test_the_floor_test_sees_an_arrow_up():
 
 
 LAUNCHERS = HARNESS / "run" / "launch"
-# The command that builds the Windows environment for the Wine launcher: its installer, not a run.
+CONFINEMENTS = HARNESS / "run" / "confine"
+# The commands that build a launcher's environment (the Windows one for Wine, a Debian root for the
+# chroot launcher): its installers, not runs; and where the command line's --chroot becomes a launcher.
 WINE_INSTALLER = HARNESS / "commands" / "windows_env.py"
+CHROOT_INSTALLER = HARNESS / "commands" / "observe_chroot.py"
+CHROOT_OPTION = HARNESS / "commands" / "arguments.py"
 
 
-def asks_for_wine(path) -> list[str]:
-    """Where a file's code asks whether it is Wine: a condition naming it, a comparison with a string
-    that does, an import of the Wine launcher's modules (comments, prose and declarations aside)."""
+def asks_for(path, word: str, said=lambda name: False) -> list[str]:
+    """Where a file's code asks about `word` (a way of running, a confinement): a condition naming
+    it, a comparison with a string that does, an import of its modules (comments, prose and
+    declarations aside; names that `said(name)` lets through)."""
     found = []
     tree = ast.parse(path.read_text(encoding="utf-8"))
     tests = [n.test for n in ast.walk(tree) if isinstance(n, (ast.If, ast.IfExp, ast.While, ast.Assert))]
     tests += [condition for n in ast.walk(tree) if isinstance(n, ast.comprehension) for condition in n.ifs]
     tests += [n for n in ast.walk(tree) if isinstance(n, (ast.Compare, ast.BoolOp))]
+    names = {
+        ast.Name: lambda n: [n.id],
+        ast.Attribute: lambda n: [n.attr],
+        ast.Constant: lambda n: [n.value],
+    }
     for node in (inner for test in tests for inner in ast.walk(test)):
-        names = {
-            ast.Name: lambda n: [n.id],
-            ast.Attribute: lambda n: [n.attr],
-            ast.Constant: lambda n: [n.value],
-        }
         for kind, read in names.items():
             if isinstance(node, kind):
-                found += [f"{path.name}:{node.lineno}: {n}" for n in read(node) if _says_wine(n)]
+                found += [f"{path.name}:{node.lineno}: {n}" for n in read(node) if _says(n, word, said)]
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             named = [alias.name for alias in node.names] + [getattr(node, "module", None) or ""]
-            found += [f"{path.name}:{node.lineno}: import {n}" for n in named if _says_wine(n)]
+            found += [f"{path.name}:{node.lineno}: import {n}" for n in named if _says(n, word, said)]
     return sorted(set(found))
 
 
-def _says_wine(name) -> bool:
-    return isinstance(name, str) and "wine" in name.lower()
+def _says(name, word: str, said) -> bool:
+    return isinstance(name, str) and word in name.lower() and not said(name)
+
+
+def _outside(folder, *allowed) -> list:
+    return [p for p in HARNESS.glob("**/*.py") if folder not in p.parents and p not in allowed]
+
+
+def _a_size(name: str) -> bool:
+    """A size asked for or measured (memory_cgroup_mb, cgroup_peak_mb): data, not a question."""
+    return name.endswith("_mb")
 
 
 def test_nothing_outside_the_launchers_asks_whether_it_is_wine():
-    files = [p for p in HARNESS.glob("**/*.py") if LAUNCHERS not in p.parents and p != WINE_INSTALLER]
-    asked = [spot for path in files for spot in asks_for_wine(path)]
+    asked = [spot for path in _outside(LAUNCHERS, WINE_INSTALLER) for spot in asks_for(path, "wine")]
     assert asked == []
 
 
-def test_the_wine_test_sees_a_question(tmp_path):
+def test_nothing_outside_the_launchers_asks_whether_it_is_a_chroot():
+    files = _outside(LAUNCHERS, CHROOT_INSTALLER, CHROOT_OPTION)
+    assert [spot for path in files for spot in asks_for(path, "chroot")] == []
+
+
+def test_nothing_outside_the_confinements_asks_whether_a_run_is_in_a_cgroup():
+    asked = [spot for path in _outside(CONFINEMENTS) for spot in asks_for(path, "cgroup", _a_size)]
+    assert asked == []
+
+
+def test_the_runner_loops_over_confinements_and_names_none():
+    runner = HARNESS / "run" / "runner.py"
+    assert [spot for word in ("cgroup", "shm_mb", "private_shm") for spot in asks_for(runner, word)] == []
+    assert "run.confine" in harness_imports(runner)
+
+
+def test_the_guard_sees_a_question(tmp_path):
     asking = tmp_path / "pages.py"
     asking.write_text('if source.how_ran(p) == "wine":\n    pass\nif profile.under_wine:\n    pass\n')
-    assert len(asks_for_wine(asking)) == 2
+    assert len(asks_for(asking, "wine")) == 2
     asking.write_text(
         '"""Windows binaries under Wine."""\nkind = t(f"column.{how.kind}")  # not Wine\nway = launch.WINE\n'
     )
-    assert asks_for_wine(asking) == []
+    assert asks_for(asking, "wine") == []
+    asking.write_text(
+        "from harness.run.confine.memory_cgroup import Cgroup\nif run.cgroup is not None:\n    pass\n"
+    )
+    assert len(asks_for(asking, "cgroup", _a_size)) == 3
+    asking.write_text("if case.memory_cgroup_mb:\n    pass\n")
+    assert asks_for(asking, "cgroup", _a_size) == []
 
 
 def profile_names_written(path) -> list[str]:

@@ -418,8 +418,8 @@ def test_a_torn_read_under_fork_is_case_02_only_where_lint_found_the_handle():
     from harness.diagnose import runtime_evidence
 
     torn = runs({"fork": crash(JSON_TORN)})
-    assert runtime_evidence(CASES["02"], torn, linted=True)
-    assert not runtime_evidence(CASES["02"], torn, linted=False), "a JSON error alone is no open handle"
+    assert runtime_evidence(CASES["02"], torn, linted=True)[0]
+    assert not runtime_evidence(CASES["02"], torn, linted=False)[0], "a JSON error alone is no open handle"
 
 
 @pytest.mark.parametrize(
@@ -435,7 +435,7 @@ def test_a_zip_archive_read_through_the_parents_file_object_is_a_torn_read(torn)
     one offset for all; the bad CRC or zlib error is case 02 where lint found the archive."""
     from harness.diagnose import runtime_evidence
 
-    assert runtime_evidence(CASES["02"], runs({"fork": crash(torn)}), linted=True)
+    assert runtime_evidence(CASES["02"], runs({"fork": crash(torn)}), linted=True)[0]
 
 
 def test_shared_memory_exhaustion_is_case_16_under_any_profile_and_disk_full_is_not():
@@ -448,6 +448,6 @@ def test_shared_memory_exhaustion_is_case_16_under_any_profile_and_disk_full_is_
             )
         }
     )
-    assert runtime_evidence(CASES["16"], spawned)
+    assert runtime_evidence(CASES["16"], spawned)[0]
     disk_full = runs({"fork": crash("OSError: [Errno 28] No space left on device: 'checkpoints/last.pt'")})
-    assert not runtime_evidence(CASES["16"], disk_full), "a full disk is not /dev/shm"
+    assert not runtime_evidence(CASES["16"], disk_full)[0], "a full disk is not /dev/shm"

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from filelock import FileLock
 
-from harness import judge
 from harness.outcomes import Outcome
 from harness.results import RunResult
 from harness.run import script_needs
@@ -192,19 +191,21 @@ def _crashed(signature: str, output: str = "") -> RunResult:
                      output_tail=output)  # fmt: skip
 
 
-def test_a_module_missing_there_that_imports_here_is_skipped_and_one_missing_here_too_is_the_scripts():
-    there = judge.unless_module_missing_there(
-        _crashed("ModuleNotFoundError: No module named 'psutil'"), "Windows"
-    )
-    assert (
-        there.outcome is Outcome.SKIPPED and "no module 'psutil', which imports in this one" in there.reason
-    )
+def _lacking(result: RunResult):
+    from harness import recognition
+    from harness.run.launch.base import module_lacking
+
+    return module_lacking(recognition.raised(result), "CPython 3.13.2 win_amd64 under Wine")
+
+
+def test_a_module_missing_there_that_imports_here_is_its_fault_and_one_missing_here_too_is_the_scripts():
+    there = _lacking(_crashed("ModuleNotFoundError: No module named 'psutil'"))
+    assert not there.passing and "has no module 'psutil', which imports in this one" in there.reason
     worker = _crashed("RuntimeError: DataLoader worker (pid(s) 12) exited unexpectedly",
                       "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\n"
                       "ModuleNotFoundError: No module named 'filelock.sub'\n")  # fmt: skip
-    assert judge.unless_module_missing_there(worker, "Windows").outcome is Outcome.SKIPPED, "a worker's, too"
-    missing = _crashed("ModuleNotFoundError: No module named 'no_such_module_anywhere'")
-    assert judge.unless_module_missing_there(missing, "Windows").outcome is Outcome.CRASH
+    assert _lacking(worker) is not None, "a worker's, too"
+    assert _lacking(_crashed("ModuleNotFoundError: No module named 'no_such_module_anywhere'")) is None
 
 
 def test_wine_lacking_a_function_a_dll_calls_is_named_and_other_output_is_not():

@@ -9,17 +9,17 @@ import pytest
 
 from harness.cases import CaseError, load_case
 from harness.profiles import PROFILES
-from harness.run import private_shm
+from harness.run import confine
+from harness.run.settings import RunSettings
 
 
 def test_profiles_that_stand_for_windows_and_macos_are_skipped_with_the_reason():
     for name in ("windows", "windows-emulated", "macos"):
-        reason = private_shm.unavailable(64, PROFILES[name].system, PROFILES[name].title)
-        assert reason.startswith(f"{PROFILES[name].title} has no /dev/shm to limit"), reason
-    assert (
-        private_shm.unavailable(None, PROFILES["windows-emulated"].system, PROFILES["windows-emulated"].title)
-        == ""
-    )
+        profile = PROFILES[name]
+        reason = confine.unavailable(RunSettings(1, dev_shm_mb=64), profile.system, profile.title)
+        assert reason.startswith(f"{profile.title} has no /dev/shm to limit"), reason
+    emulated = PROFILES["windows-emulated"]
+    assert confine.unavailable(RunSettings(1), emulated.system, emulated.title) == ""
 
 
 def test_a_bad_size_in_case_toml_names_the_file(tmp_path):

@@ -3,10 +3,13 @@ starts (`Launched`) and how a run was made (`How`)."""
 
 from __future__ import annotations
 
+import importlib.util
 import platform
+import re
 import subprocess
 import sys
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -51,6 +54,40 @@ class How:
         return How.NATIVE if self.launcher in SAME_SYSTEM else self.launcher
 
 
+@dataclass(frozen=True)
+class Fault:
+    """A run's failure that was its way of running's own doing, not the script's."""
+
+    reason: str  # in words, said with the run's result
+    passing: bool = False  # it does not recur: the run is made once more; else it shows nothing
+
+
+# What CPython raises for a module it cannot find, wherever the import was.
+MODULE_NOT_FOUND = re.compile(r"ModuleNotFoundError: No module named '(?P<module>[\w.]+)'")
+
+
+def module_lacking(raised: Sequence[str], interpreter: str) -> Fault | None:
+    """For a way of running another interpreter than this one (the user's): a module it could not
+    import that imports in this one is what that interpreter lacks, not what the script does. A
+    module missing here too is the script's (None)."""
+    for line in raised:
+        found = MODULE_NOT_FOUND.search(line)
+        if found and _imports_here(found["module"]):
+            return Fault(
+                f"the interpreter of this column ({interpreter}) has no module '{found['module']}', which "
+                f"imports in this one ({sys.executable}): what that environment lacks, not an outcome "
+                "of the script"
+            )
+    return None
+
+
+def _imports_here(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module.split(".")[0]) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 class Launched(ABC):
     """One started run, as its launcher sees it: its process, its processes, their stacks, its end."""
 
@@ -63,7 +100,8 @@ class Launched(ABC):
               cwd: Path, wrap) -> subprocess.Popen:  # fmt: skip
         """Starts `command` (this interpreter's, as the runner builds it) this launcher's way.
         `stdin`: a file fed to its standard input (None: none). `wrap(command, env)` adds what
-        the runner puts around it (a private /dev/shm), after the launcher's own changes."""
+        the runner puts around it (its confinements:
+        harness/run/confine/), after the launcher's own changes."""
 
     @abstractmethod
     def snapshot(self) -> list:
@@ -102,9 +140,6 @@ class Launcher(ABC):
     name: str
     stack_trigger: str  # how the boot module is asked for stacks (harness/boot/dlp_stacks.py)
     at_once: int | None = None  # at most this many runs launched this way at once (None: no cap)
-    # Whether its runs have this interpreter's packages (the user's): where not, a module that
-    # imports here but not there is what this way of running lacks, not what the script does.
-    own_packages: bool = True
 
     @abstractmethod
     def unavailable(self) -> str:
@@ -153,14 +188,11 @@ class Launcher(ABC):
         """The settings a run gets this way (a slower way stretches its time limits)."""
         return settings
 
-    def gap_in(self, output: str) -> str:
-        """Why a run's output shows this way of running lacking something for good (not the script
-        failing): the run is skipped with it; "" where it shows no such gap."""
-        return ""
-
-    def failed_itself(self, signature: str) -> bool:
-        """Whether a run failed by this way of running's own fault (it is run again, once)."""
-        return False
+    def fault(self, output: str, raised: Sequence[str]) -> Fault | None:
+        """What the whole `output` of a failed run, and what its processes `raised` (the lines of
+        the script's own exceptions), show of this way of running failing by itself, not the
+        script; None where they show no such thing (harness/skips.py says what follows)."""
+        return None
 
     def path_aliases(self, project: Path) -> dict[str, str]:
         """Paths as runs launched this way name them, and the neutral names recorded instead."""

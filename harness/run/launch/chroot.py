@@ -17,10 +17,11 @@ import os
 import shlex
 import shutil
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 from ... import environment
-from .base import BOOT_DIR, CHROOT, Launched, Launcher
+from .base import BOOT_DIR, CHROOT, Fault, Launched, Launcher, module_lacking
 from .native import CHECK_CODE, NativeRun
 
 INTERPRETER = "/opt/dlp-venv/bin/python"  # observe-chroot's virtual environment, in the root
@@ -30,7 +31,6 @@ PROBE_TIMEOUT_S = 180
 class ChrootLauncher(Launcher):
     name = CHROOT
     stack_trigger = "signal"  # one kernel: the runner signals the chrooted processes as any other
-    own_packages = False  # observe-chroot's virtual environment: torch and the cases' packages
 
     def __init__(self, root: Path, suite: str = "", interpreter: str = INTERPRETER) -> None:
         self.root = Path(root).resolve()
@@ -61,6 +61,10 @@ class ChrootLauncher(Launcher):
 
     def new_run(self, workdir: Path) -> Launched:
         return ChrootRun(self, workdir)
+
+    def fault(self, output: str, raised: Sequence[str]) -> Fault | None:
+        """observe-chroot's virtual environment has torch and the cases' packages, not the user's."""
+        return module_lacking(raised, self.interpreter()[0])
 
     def path_aliases(self, project: Path) -> dict[str, str]:
         found = self._described().get("paths", {})

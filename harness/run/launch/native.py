@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .. import processes
+from .. import needs, processes
 from .base import NATIVE, Launched, Launcher, this_interpreter
 
 # torch_shm_manager (the file_system sharing strategy's) polls for its clients: it goes about 2.1 s
@@ -20,15 +20,15 @@ LEFTOVER_GRACE_S = 2.0  # how long other processes (resource tracker, forkserver
 # What each need of a case asks of an interpreter (code that sets `ok`), and why its runs are
 # skipped without it.
 NEEDS = {
-    "cuda": (
+    needs.CUDA: (
         "import torch; ok = torch.cuda.is_available()",
         "no usable CUDA GPU (torch.cuda.is_available() is False)",
     ),
-    "opencv": (
+    needs.OPENCV: (
         "import importlib.util; ok = importlib.util.find_spec('cv2') is not None",
         "OpenCV is not installed (no module cv2)",
     ),
-    "distributed": (
+    needs.DISTRIBUTED: (
         "import torch.distributed as d; ok = d.is_available()",
         "torch.distributed is not available in this torch build",
     ),

@@ -5,24 +5,25 @@ from __future__ import annotations
 
 import dataclasses
 import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
-from .. import processes
+from .. import needs, processes
 from ..settings import RunSettings
 from . import wine_env, wine_packages
-from .base import BOOT_DIR, WINE, Launched, Launcher
+from .base import BOOT_DIR, WINE, Fault, Launched, Launcher, module_lacking
 
 # What the Windows environment cannot give, however this machine is equipped (each gap observed here).
 _GAPS = {
-    "cuda": "no GPU under Wine: the Windows torch wheel of the environment is its CPU build",
-    "distributed": (
+    needs.CUDA: "no GPU under Wine: the Windows torch wheel of the environment is its CPU build",
+    needs.DISTRIBUTED: (
         "torch.distributed's gloo collectives never return under Wine 8 (observed here: "
         "init_process_group succeeds, then a 1-element all_reduce between 2 ranks waits past 100 s); "
         "a script that joins a process group waits for a run on Windows"
     ),
 }
 _CHECKS = {
-    "opencv": (
+    needs.OPENCV: (
         lambda: (wine_env.root() / "site" / "cv2").is_dir(),
         "the Windows environment has no OpenCV (cv2): nox -s windows-env",
     ),
@@ -46,7 +47,6 @@ class WineLauncher(Launcher):
         return self._system or super().system()
 
     stack_trigger = "file"  # no SIGUSR1 for a Windows process: the trigger file asks
-    own_packages = False  # the Windows environment's, and the script's brought by for_script
 
     def for_script(self, script: Path, deadline: float | None = None) -> tuple[tuple[str, ...], str]:
         """The script's packages as Windows wheels (wine_packages.py), or why they cannot be had."""
@@ -82,11 +82,14 @@ class WineLauncher(Launcher):
         timeout_s = settings.timeout_s if timeout_given else settings.timeout_s * factor
         return dataclasses.replace(settings, timeout_s=timeout_s, stall_s=stall_s)
 
-    def gap_in(self, output: str) -> str:
-        return wine_env.gap_in(output)
-
-    def failed_itself(self, signature: str) -> bool:
-        return wine_env.failed_itself(signature)
+    def fault(self, output: str, raised: Sequence[str]) -> Fault | None:
+        """Wine failing now and then (run again), Wine lacking what a Windows DLL calls, or the
+        Windows environment lacking a module (with the script's own brought by for_script)."""
+        if failed := wine_env.failed_itself(raised):
+            return Fault(f"Wine failed by itself ({failed})", passing=True)
+        if gap := wine_env.gap_in(output):
+            return Fault(gap)
+        return module_lacking(raised, self.interpreter()[0])
 
     def path_aliases(self, project: Path) -> dict[str, str]:
         root = wine_env.root()

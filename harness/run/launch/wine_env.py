@@ -26,6 +26,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import psutil
@@ -134,8 +135,9 @@ def gap_in(output: str) -> str:
     )
 
 
-def failed_itself(signature: str) -> bool:
-    return any(text in signature for text in WINE_FAILURES)
+def failed_itself(raised: Sequence[str]) -> str:
+    """The line of what a run raised that shows Wine failing by itself; "" where none does."""
+    return next((line for line in raised if any(text in line for text in WINE_FAILURES)), "")
 
 
 def root() -> Path:

@@ -18,7 +18,6 @@ import dataclasses
 import functools
 import importlib.metadata as metadata
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -31,6 +30,7 @@ from filelock import Timeout as LockTimeout
 from packaging.markers import default_environment
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
+from packaging.utils import canonicalize_name
 
 from .. import script_needs
 from . import wine_env
@@ -61,7 +61,7 @@ class Wanted:
 
     @property
     def folder_name(self) -> str:
-        return f"{_normal(self.name)}-{self.version}"
+        return f"{canonicalize_name(self.name)}-{self.version}"
 
     @property
     def pip_requirement(self) -> str:
@@ -80,10 +80,6 @@ class Unavailable(Exception):
     """A package the script needs cannot be had for the Windows binaries; the message says which."""
 
 
-def _normal(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def _windows_markers(python: str) -> dict[str, str]:
     """The environment markers of the Windows interpreter (to read which requirements apply)."""
     markers = default_environment()
@@ -98,7 +94,7 @@ def _windows_markers(python: str) -> dict[str, str]:
 
 def in_environment(env_root: Path) -> set[str]:
     """The distributions the Windows environment has (its wheels), by normalised name."""
-    return {_normal(p.name.split("-")[0]) for p in (env_root / "site").glob("*.dist-info")}
+    return {canonicalize_name(p.name.split("-")[0]) for p in (env_root / "site").glob("*.dist-info")}
 
 
 def modules_in_environment(env_root: Path) -> set[str]:
@@ -126,7 +122,7 @@ def wanted(
     ]
     while todo:
         requirement, module, required_by = todo.pop()
-        key = _normal(requirement.name)
+        key = canonicalize_name(requirement.name)
         if key in have or key in found:
             continue
         try:
@@ -231,15 +227,15 @@ def _kept(store: Path, package: Wanted, python: str, env_root: Path, clock: _Clo
 def _kept_allowed(store: Path, package: Wanted, python: str, env_root: Path, clock: _Clock) -> Path:
     """A requirement not installed here: a kept version it allows, else the newest it allows."""
     allowed = SpecifierSet(package.spec)
-    for done in sorted(store.glob(f"{_normal(package.name)}-*/{DONE}")):
+    for done in sorted(store.glob(f"{canonicalize_name(package.name)}-*/{DONE}")):
         with contextlib.suppress(OSError, ValueError, KeyError):
             if allowed.contains(json.loads(done.read_text(encoding="utf-8"))["version"], prereleases=True):
                 return done.parent
-    partial = store / f"{_normal(package.name)}.partial"
+    partial = store / f"{canonicalize_name(package.name)}.partial"
     shutil.rmtree(partial, ignore_errors=True)
     _fetch(package, partial, python, None, clock)
     version = _fetched_version(partial, package)
-    target = store / f"{_normal(package.name)}-{version}"
+    target = store / f"{canonicalize_name(package.name)}-{version}"
     if (target / DONE).is_file():
         shutil.rmtree(partial, ignore_errors=True)
         return target
@@ -251,7 +247,7 @@ def _kept_allowed(store: Path, package: Wanted, python: str, env_root: Path, clo
 def _fetched_version(folder: Path, package: Wanted) -> str:
     for info in folder.glob("*.dist-info"):
         name, _, version = info.name.removesuffix(".dist-info").rpartition("-")
-        if _normal(name) == _normal(package.name):
+        if canonicalize_name(name) == canonicalize_name(package.name):
             return version
     raise Unavailable(f"could not fetch {package} for Windows: pip installed no {package.name}")
 

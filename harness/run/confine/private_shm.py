@@ -15,7 +15,7 @@ import platform
 import shutil
 import subprocess
 
-from . import confinement
+from .base import Confined, Confinement
 
 _MOUNT_THEN_EXEC = 'mount -t tmpfs -o size="$DLP_SHM_SIZE" tmpfs /dev/shm && exec "$0" "$@"'
 
@@ -47,15 +47,27 @@ def _cannot_mount() -> str:
     return ""
 
 
-def unavailable(size_mb: float | None, system: str, title: str) -> str:
-    """Why a run for a platform `system` (a profile's, titled `title`) cannot have a /dev/shm of
-    `size_mb` here; "" when it can (or none is asked for)."""
-    return confinement.unavailable(
-        size_mb,
-        system,
-        lambda: (
+class _Mounted(Confined):
+    def __init__(self, size_mb: float) -> None:
+        self.size_mb = size_mb
+
+    def wrap(self, command: list[str]) -> tuple[list[str], dict[str, str]]:
+        return wrap(command, self.size_mb)
+
+
+class PrivateShm(Confinement):
+    """A private /dev/shm of `RunSettings.dev_shm_mb`."""
+
+    setting = "dev_shm_mb"
+
+    def elsewhere(self, title: str, size_mb: float) -> str:
+        return (
             f"{title} has no /dev/shm to limit: {size_mb:g} MB is a Linux container's /dev/shm "
             "(the linux profiles)"
-        ),
-        _cannot_mount,
-    )
+        )
+
+    def cannot_here(self) -> str:
+        return _cannot_mount()
+
+    def make(self, size_mb: float) -> Confined:
+        return _Mounted(size_mb)

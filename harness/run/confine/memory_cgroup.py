@@ -25,7 +25,8 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import confinement
+from ..observation import Observation
+from .base import Confined, Confinement
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 REMOVE_WAIT_S = 10.0  # for the last process of a run to leave its cgroup
@@ -88,7 +89,7 @@ def hierarchy() -> _Hierarchy | None:
 
 
 @dataclass
-class Cgroup:
+class Cgroup(Confined):
     """One run's memory cgroup, made with its limit; `wrap` a command to run inside it."""
 
     folder: Path
@@ -122,6 +123,14 @@ class Cgroup:
             return int((self.folder / self.hierarchy.peak_file).read_text()) / 2**20
         return None
 
+    def observe(self, observation: Observation) -> None:
+        observation.oom_kills = self.oom_kills()
+        peak = self.peak_mb()
+        observation.cgroup_peak_mb = None if peak is None else round(peak, 1)
+
+    def close(self) -> str:
+        return self.remove()
+
     def remove(self, wait_s: float = REMOVE_WAIT_S) -> str:
         """Removes the cgroup once its last process has gone (an exiting one may linger a moment);
         "" when it is gone, else what is left and why (never raised: a run's result stands)."""
@@ -150,16 +159,20 @@ def _cannot_make() -> str:
     return f"cannot remove a memory cgroup here: {left}" if left else ""
 
 
-def unavailable(size_mb: float | None, system: str, title: str) -> str:
-    """Why a run for a platform `system` (a profile's, titled `title`) cannot have a memory cgroup of
-    `size_mb` here; "" when it can (or none is asked for)."""
-    return confinement.unavailable(
-        size_mb,
-        system,
-        lambda: (
+class MemoryLimit(Confinement):
+    """A memory cgroup of `RunSettings.memory_cgroup_mb`."""
+
+    setting = "memory_cgroup_mb"
+
+    def elsewhere(self, title: str, size_mb: float) -> str:
+        return (
             f"{title} has no memory cgroup to limit: {size_mb:g} MB is a Linux container's or job's "
             "memory limit (the linux profiles); Windows and macOS have no such limit, and what they "
             "do when memory runs out is not observed here"
-        ),
-        _cannot_make,
-    )
+        )
+
+    def cannot_here(self) -> str:
+        return _cannot_make()
+
+    def make(self, size_mb: float) -> Confined:
+        return Cgroup.make(size_mb)

@@ -1,0 +1,57 @@
+"""What a run is confined to, as a Linux container or job confines a training script: one
+`Confinement` per way (base.py), each asked for by a size in the run's settings.
+
+- `private_shm` (private_shm.py): a /dev/shm of its own, as Docker's `--shm-size` gives;
+- `memory_cgroup` (memory_cgroup.py): a memory limit the kernel enforces, as `docker run --memory`,
+  a Kubernetes pod's limit or a Slurm job's `--mem` does.
+
+The runner asks `made(settings)` for the confinements of a run, wraps its command in each, lets each
+observe the ended run, and closes them; `unavailable` says why a run cannot have what it asks for.
+Nothing outside this package asks which confinement it is: adding one is a module and a line below.
+"""
+
+from __future__ import annotations
+
+from ..settings import RunSettings
+from .base import Confined, Confinement
+from .memory_cgroup import MemoryLimit
+from .private_shm import PrivateShm
+
+__all__ = ["ORDER", "Confined", "Confinement", "close", "made", "unavailable", "wrapped"]
+
+# Innermost first: each wraps the command of those before it, so the last one holds them all (the
+# shell that mounts a private /dev/shm, and every process it starts, is in the memory cgroup).
+ORDER: tuple[Confinement, ...] = (PrivateShm(), MemoryLimit())
+
+
+def unavailable(settings: RunSettings, system: str, title: str) -> str:
+    """Why a run with `settings` for a platform `system` (a profile's, titled `title`) cannot be
+    confined as they ask here; "" when it can."""
+    return next((why for way in ORDER if (why := way.unavailable(settings, system, title))), "")
+
+
+def made(settings: RunSettings) -> list[Confined]:
+    """The confinements `settings` ask for, made for one run, in ORDER; OSError where one cannot
+    be (those already made are closed first)."""
+    confined: list[Confined] = []
+    try:
+        for way in ORDER:
+            if (size_mb := way.size_mb(settings)) is not None:
+                confined.append(way.make(size_mb))
+    except OSError:
+        close(confined)
+        raise
+    return confined
+
+
+def wrapped(confined: list[Confined], command: list[str], env: dict) -> tuple[list[str], dict]:
+    """`command` and its environment run inside every confinement of `confined`."""
+    for each in confined:
+        command, variables = each.wrap(command)
+        env = {**env, **variables}
+    return command, env
+
+
+def close(confined: list[Confined]) -> list[str]:
+    """Closes each confinement, outermost first; what is left of them, said."""
+    return [left for each in reversed(confined) if (left := each.close())]

@@ -1,0 +1,80 @@
+"""The confinement family (harness/run/confine/): a run gets what its settings ask for, each
+confinement wraps the command of those declared before it, and they are closed outermost first,
+those already made closed too when one cannot be made."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.run import confine
+from harness.run.confine import Confined, Confinement
+from harness.run.settings import RunSettings
+
+
+class _Marked(Confined):
+    def __init__(self, name: str, log: list) -> None:
+        self.name, self.log = name, log
+
+    def wrap(self, command):
+        return [f"in-{self.name}", *command], {f"DLP_{self.name.upper()}": "1"}
+
+    def close(self):
+        self.log.append(f"closed {self.name}")
+        return f"{self.name} left" if self.name == "outer" else ""
+
+
+class _Way(Confinement):
+    def __init__(self, name: str, setting: str, log: list, fails: bool = False) -> None:
+        self.name, self.setting, self.log, self.fails = name, setting, log, fails
+
+    def elsewhere(self, title, size_mb):
+        return f"{title} has no {self.name}"
+
+    def cannot_here(self):
+        return ""
+
+    def make(self, size_mb):
+        if self.fails:
+            raise OSError(f"no {self.name}")
+        return _Marked(self.name, self.log)
+
+
+def test_the_declared_order_wraps_inner_first_and_closes_outer_first(monkeypatch):
+    log = []
+    ways = (_Way("inner", "dev_shm_mb", log), _Way("outer", "memory_cgroup_mb", log))
+    monkeypatch.setattr(confine, "ORDER", ways)
+    made = confine.made(RunSettings(1, dev_shm_mb=8, memory_cgroup_mb=64))
+    command, env = confine.wrapped(made, ["python", "x.py"], {"A": "1"})
+    assert command == ["in-outer", "in-inner", "python", "x.py"]
+    assert env == {"A": "1", "DLP_INNER": "1", "DLP_OUTER": "1"}
+    assert confine.close(made) == ["outer left"] and log == ["closed outer", "closed inner"]
+
+
+def test_only_what_the_settings_ask_for_is_made(monkeypatch):
+    log = []
+    monkeypatch.setattr(
+        confine, "ORDER", (_Way("inner", "dev_shm_mb", log), _Way("outer", "memory_cgroup_mb", log))
+    )
+    assert [c.name for c in confine.made(RunSettings(1, memory_cgroup_mb=64))] == ["outer"]
+    assert confine.made(RunSettings(1)) == []
+
+
+def test_one_that_cannot_be_made_closes_those_made_before_it(monkeypatch):
+    log = []
+    ways = (_Way("inner", "dev_shm_mb", log), _Way("outer", "memory_cgroup_mb", log, fails=True))
+    monkeypatch.setattr(confine, "ORDER", ways)
+    with pytest.raises(OSError, match="no outer"):
+        confine.made(RunSettings(1, dev_shm_mb=8, memory_cgroup_mb=64))
+    assert log == ["closed inner"]
+
+
+def test_a_profile_of_another_system_says_it_has_none_and_nothing_asked_is_never_refused(monkeypatch):
+    monkeypatch.setattr(confine, "ORDER", (_Way("inner", "dev_shm_mb", []),))
+    assert confine.unavailable(RunSettings(1, dev_shm_mb=8), "windows", "Windows") == "Windows has no inner"
+    assert confine.unavailable(RunSettings(1), "windows", "Windows") == ""
+    assert confine.unavailable(RunSettings(1, dev_shm_mb=8), "linux", "Linux") == ""
+
+
+def test_each_confinement_reads_a_size_the_settings_have():
+    assert all(hasattr(RunSettings(1), way.setting) for way in confine.ORDER)
+    assert len({way.setting for way in confine.ORDER}) == len(confine.ORDER)
