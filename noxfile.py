@@ -43,15 +43,40 @@ def torch_index() -> str | None:
 
 
 def install_torch(session: nox.Session) -> None:
-    """torch at the reference version, from `torch_index()`."""
+    """torch at the reference version, from `torch_index()`; where that fails because the index
+    cannot be reached (a network that serves a PyPI mirror alone), says what to set instead."""
     index = torch_index()
     if index:
         session.log(
             f"torch from {index} ({TORCH_INDEX_VARIABLE}={os.environ.get(TORCH_INDEX_VARIABLE, '')!r})"
         )
-        session.install("--index-url", index, f"torch=={TORCH_VERSION}")
-    else:
-        session.install(f"torch=={TORCH_VERSION}")
+    try:
+        session.install(*(("--index-url", index) if index else ()), f"torch=={TORCH_VERSION}")
+    except nox.command.CommandFailed:
+        if index and not index_reachable(session, index):
+            session.error(unreachable_index(index))
+        raise
+
+
+def index_reachable(session: nox.Session, index: str) -> bool:
+    """Whether pip, with its own configuration (proxy, certificates), gets an answer from `index`:
+    it is asked for filelock, a dependency of torch that every torch index serves."""
+    answer = session.run(
+        "python", "-m", "pip", "index", "versions", "filelock", "--index-url", index,
+        "--retries", "1", "--timeout", "15", silent=True, success_codes=[0, 1],
+    )  # fmt: skip
+    return "Available versions" in (answer or "")
+
+
+def unreachable_index(index: str) -> str:
+    """What to do where pip cannot reach the index torch is taken from."""
+    which = "PyTorch's CPU-only index" if index == CPU_INDEX else f"the index {TORCH_INDEX_VARIABLE} names"
+    return (
+        f"pip cannot reach {index} ({which}), where torch is taken from: behind a mirror that serves "
+        f"PyPI alone it is out of reach. Take torch from pip's own index (your mirror): "
+        f"{TORCH_INDEX_VARIABLE}=default pipx run nox -s <session> (on Linux that is the CUDA build, "
+        f"about 2.7 GB), or from a mirror of the CPU index: {TORCH_INDEX_VARIABLE}=<its address>"
+    )
 
 
 def install_project(session: nox.Session, *extras: str) -> None:

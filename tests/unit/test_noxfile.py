@@ -59,3 +59,76 @@ def test_nox_alone_is_one_pass_whose_tests_come_first(noxfile):
     sessions = noxfile.nox.options.sessions
     assert sessions.index("tests") < sessions.index("reproduce") < sessions.index("verify")
     assert noxfile.os.environ[noxfile.PASS_VARIABLE], "every session of one nox call shares a pass"
+
+
+class PipSession:
+    """A nox session whose installs and runs are real pip commands of this interpreter, installing
+    nothing (`--dry-run --ignore-installed`), under the pip configuration of the environment."""
+
+    def __init__(self):
+        self.errors: list[str] = []
+
+    def log(self, *args):
+        pass
+
+    def install(self, *args):
+        import subprocess
+        import sys
+
+        from nox.command import CommandFailed
+
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed",
+                               "--quiet", *args], capture_output=True, text=True)  # fmt: skip
+        self.pip_said = done.stdout + done.stderr
+        if done.returncode != 0:
+            raise CommandFailed(f"pip exited {done.returncode}")
+
+    def run(self, program, *args, silent=False, success_codes=(0,)):
+        import subprocess
+        import sys
+
+        assert program == "python" and silent
+        done = subprocess.run([sys.executable, *args], capture_output=True, text=True)
+        assert done.returncode in success_codes, done.stderr
+        return done.stdout + done.stderr
+
+    def error(self, message):
+        self.errors.append(message)
+        raise SystemExit(message)
+
+
+@pytest.mark.parametrize("named", ["", "http://127.0.0.1:9/named/simple"])
+def test_an_index_out_of_reach_is_named_with_what_to_set(noxfile, monkeypatch, tmp_path, named):
+    """Behind a mirror that serves PyPI alone: a pip configuration whose index cannot be reached (a
+    closed port), and torch's index out of reach too. pip fails (as observed: "No matching
+    distribution found"), and the session says to set DLP_TORCH_INDEX=default."""
+    config = tmp_path / "pip.conf"
+    config.write_text("[global]\nindex-url = http://127.0.0.1:9/simple\nretries = 0\ntimeout = 5\n")
+    monkeypatch.setenv("PIP_CONFIG_FILE", str(config))
+    monkeypatch.setenv("DLP_TORCH_INDEX", named)
+    monkeypatch.setattr(noxfile, "CPU_INDEX", "http://127.0.0.1:9/whl/cpu")  # the CPU index, out of reach
+    monkeypatch.setattr(noxfile.sys, "platform", "linux")
+    session = PipSession()
+    with pytest.raises(SystemExit):
+        noxfile.install_torch(session)
+    assert "No matching distribution found" in session.pip_said
+    (said,) = session.errors
+    assert f"pip cannot reach {named or 'http://127.0.0.1:9/whl/cpu'}" in said
+    assert ("the index DLP_TORCH_INDEX names" if named else "PyTorch's CPU-only index") in said
+    assert "DLP_TORCH_INDEX=default" in said
+
+
+def test_a_failure_with_the_index_in_reach_is_pips_own(noxfile, monkeypatch):
+    """A failing install whose index answers (a version that does not exist) is left as pip said it."""
+    from nox.command import CommandFailed
+
+    monkeypatch.delenv("DLP_TORCH_INDEX", raising=False)
+    monkeypatch.setattr(noxfile.sys, "platform", "linux")
+    session = PipSession()
+    monkeypatch.setattr(
+        session, "install", lambda *args: (_ for _ in ()).throw(CommandFailed("no such torch"))
+    )
+    monkeypatch.setattr(noxfile, "index_reachable", lambda session, index: True)
+    with pytest.raises(CommandFailed):
+        noxfile.install_torch(session)
+    assert session.errors == []
