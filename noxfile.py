@@ -54,7 +54,7 @@ def install_torch(session: nox.Session) -> None:
         session.install(*(("--index-url", index) if index else ()), f"torch=={TORCH_VERSION}")
     except nox.command.CommandFailed:
         if index and not index_reachable(session, index):
-            session.error(unreachable_index(index))
+            session.error(unreachable_index(index, session.name))
         raise
 
 
@@ -68,13 +68,13 @@ def index_reachable(session: nox.Session, index: str) -> bool:
     return "Available versions" in (answer or "")
 
 
-def unreachable_index(index: str) -> str:
-    """What to do where pip cannot reach the index torch is taken from."""
+def unreachable_index(index: str, name: str) -> str:
+    """What to do where pip cannot reach the index torch is taken from (in the session `name`)."""
     which = "PyTorch's CPU-only index" if index == CPU_INDEX else f"the index {TORCH_INDEX_VARIABLE} names"
     return (
         f"pip cannot reach {index} ({which}), where torch is taken from: behind a mirror that serves "
         f"PyPI alone it is out of reach. Take torch from pip's own index (your mirror): "
-        f"{TORCH_INDEX_VARIABLE}=default pipx run nox -s <session> (on Linux that is the CUDA build, "
+        f"{TORCH_INDEX_VARIABLE}=default pipx run nox -s {name} (on Linux that is the CUDA build, "
         f"about 2.7 GB), or from a mirror of the CPU index: {TORCH_INDEX_VARIABLE}=<its address>"
     )
 

@@ -65,6 +65,8 @@ class PipSession:
     """A nox session whose installs and runs are real pip commands of this interpreter, installing
     nothing (`--dry-run --ignore-installed`), under the pip configuration of the environment."""
 
+    name = "reproduce"
+
     def __init__(self):
         self.errors: list[str] = []
 
@@ -115,7 +117,7 @@ def test_an_index_out_of_reach_is_named_with_what_to_set(noxfile, monkeypatch, t
     (said,) = session.errors
     assert f"pip cannot reach {named or 'http://127.0.0.1:9/whl/cpu'}" in said
     assert ("the index DLP_TORCH_INDEX names" if named else "PyTorch's CPU-only index") in said
-    assert "DLP_TORCH_INDEX=default" in said
+    assert "DLP_TORCH_INDEX=default pipx run nox -s reproduce" in said
 
 
 def test_a_failure_with_the_index_in_reach_is_pips_own(noxfile, monkeypatch):
