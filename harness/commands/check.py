@@ -43,7 +43,7 @@ DEFAULT_CHECK_DEADLINE_S = 300.0
 DEADLINE_MARGIN_S = 60.0
 HEAVY_FIELDS = ("memory", "stacks", "native_stacks")
 # `check --json`'s shape: "schema" goes up when a key is removed or changes meaning (adding one does
-# not); README "check --json" lists the keys.
+# not); docs/check.md "check --json" lists the keys.
 # 2: `findings` holds every diagnosis with its status; `pitfalls` (kept one release, an alias)
 # holds the pitfalls alone (in 1 it held risks and refuted findings too).
 CHECK_JSON_SCHEMA = 2

@@ -16,9 +16,14 @@ from .pages import README_NAMES, case_page_path, readme
 from .wording import LANGUAGES, LESSONS, SECTIONS, t
 
 LANGUAGE_NAMES = {"en": "English", "zh": "简体中文"}
-# The pages of the two ends of the navigation, in order; any other page of docs/ joins "Reference".
+# The pages of the navigation's sections, in order: "Start here" before the lessons, then the manual
+# (how to run and read everything, moved here from the README), then "Reference", which any other
+# page of docs/ joins.
 START_PAGES = ["index.md", "start-method.md", "cheatsheet.md"]
-REFERENCE_PAGES = ["comparison.md", "bench.md", "glossary.md"]
+MANUAL_PAGES = [
+    "setup.md", "profiles.md", "reading-results.md", "check.md", "lint.md", "bench.md", "development.md",
+]  # fmt: skip
+REFERENCE_PAGES = ["comparison.md", "glossary.md"]
 GLOSSARY = "glossary.zh.md"
 HAN = re.compile(r"[\u4e00-\u9fff]+")
 
@@ -92,18 +97,19 @@ def learning_path(cases: list[Case]) -> str:
 
 
 def nav(cases: list[Case], docs_dir: Path) -> list:
-    """Start here, the lessons with their cases, then the reference pages (in English: the i18n
-    plugin finds each page's translation, and rename_sections translates the section titles)."""
+    """Start here, the lessons with their cases, the manual, then the reference pages (in English:
+    the i18n plugin finds each page's translation, and rename_sections translates the section titles)."""
     english = sorted(
         p.relative_to(docs_dir).as_posix() for p in docs_dir.glob("*.md") if base_page(p.name) == p.name
     )
     start = [page for page in START_PAGES if page in english]
+    manual = [page for page in MANUAL_PAGES if page in english]
     reference = [page for page in REFERENCE_PAGES if page in english]
-    reference += [page for page in english if page not in start + reference]
+    reference += [page for page in english if page not in start + manual + reference]
     by_name = {case.name: case for case in cases}
     lessons = [{heading: [case_page_path(by_name[name]) for name in names]} for heading, _, names in LESSONS]
-    first, last = SECTIONS
-    return [{first: start}, *lessons, {last: reference}]
+    first, middle, last = SECTIONS
+    return [{first: start}, *lessons, {middle: manual}, {last: reference}]
 
 
 def rename_sections(items: list, lang: str) -> None:

@@ -145,4 +145,4 @@ LESSONS = [
 ]
 
 # The navigation's own sections (the lessons' titles are sections too).
-SECTIONS = (N_("Start here"), N_("Reference"))
+SECTIONS = (N_("Start here"), N_("Manual"), N_("Reference"))

@@ -173,6 +173,29 @@ def test_the_home_page_orders_the_cases_as_lessons(site, lang):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_manual_is_a_section_of_the_navigation_and_in_the_search_index(site, lang):
+    """The README's reference moved to the site: each manual page is in the navigation, under the
+    section "Manual" in its language, in its order, and in that language's search index."""
+    from harness.site.navigation import MANUAL_PAGES
+    from harness.site.wording import language, t
+
+    prefix = LANGUAGES[lang][0]
+    with language(lang):
+        section = html.escape(t("Manual"), quote=False)
+    page = (site / prefix / "index.html").read_text()
+    nav = page[page.index(f"{section}\n") :]
+    paths = [name.removesuffix(".md") + "/" for name in MANUAL_PAGES]
+    order = [nav.index(f'href="{path}"') for path in paths]
+    assert order == sorted(order), "the manual's pages in their order, under its heading"
+    index = json.loads((site / prefix / "search" / "search_index.json").read_text())
+    located = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert set(paths) <= located, set(paths) - located
+    setup = (site / prefix / "setup" / "index.html").read_text()
+    assert "<code>pip index versions</code>" in setup and "<!-- dlp:" not in setup  # the mirror hint
+
+
+@pytest.mark.slow
 def test_results_file_failing_its_schema_fails_the_build(tmp_path):
     results = tmp_path / "results"
     results.mkdir()
@@ -261,6 +284,7 @@ def browser(tmp_path_factory):
 
 
 PAGES = ["", "comparison/", "cases/04_opencv_thread_deadlock/", "bench/", "start-method/", "cheatsheet/"]
+PAGES += ["setup/", "profiles/", "reading-results/", "check/", "lint/", "development/"]  # the manual
 
 
 PAGES += [f"zh/{path}" for path in PAGES] + ["glossary/", "zh/glossary/"]
@@ -358,6 +382,7 @@ def _search(browser, served, path: str, query: str) -> list[str]:
     [
         ("写时复制", "zh/glossary/", 10),
         ("死锁", "zh/glossary/", 10),
+        ("镜像", "zh/setup/", 5),  # a page of the manual, moved there from the README
         # a glossary term is one word to the search (jieba alone cuts it in two, and 进程 matches
         # every page): the pages about daemonic processes come first
         ("守护进程", "zh/glossary/", 4),
