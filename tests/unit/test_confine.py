@@ -27,8 +27,9 @@ class _Way(Confinement):
     def __init__(self, name: str, setting: str, log: list, fails: bool = False) -> None:
         self.name, self.setting, self.log, self.fails = name, setting, log, fails
 
-    def elsewhere(self, title, size_mb):
-        return f"{title} has no {self.name}"
+    @property
+    def elsewhere(self):
+        return "{title} has no " + self.name
 
     def cannot_here(self):
         return ""

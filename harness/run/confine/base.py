@@ -30,6 +30,8 @@ class Confinement(ABC):
     field `setting` (a size in MB, None for none)."""
 
     setting: str
+    # Why a profile of another system has no such confinement: {title} (the profile's), {size_mb}.
+    elsewhere: str
 
     def size_mb(self, settings: RunSettings) -> float | None:
         return getattr(settings, self.setting)
@@ -40,11 +42,9 @@ class Confinement(ABC):
         size_mb = self.size_mb(settings)
         if size_mb is None:
             return ""
-        return self.elsewhere(title, size_mb) if system != "linux" else self.cannot_here()  # Linux's own
-
-    @abstractmethod
-    def elsewhere(self, title: str, size_mb: float) -> str:
-        """Why a profile of another system (`title`) has no such confinement."""
+        if system != "linux":  # a container's or job's confinement: Linux's own
+            return self.elsewhere.format(title=title, size_mb=size_mb)
+        return self.cannot_here()
 
     @abstractmethod
     def cannot_here(self) -> str:

@@ -163,16 +163,10 @@ class MemoryLimit(Confinement):
     """A memory cgroup of `RunSettings.memory_cgroup_mb`."""
 
     setting = "memory_cgroup_mb"
-
-    def elsewhere(self, title: str, size_mb: float) -> str:
-        return (
-            f"{title} has no memory cgroup to limit: {size_mb:g} MB is a Linux container's or job's "
-            "memory limit (the linux profiles); Windows and macOS have no such limit, and what they "
-            "do when memory runs out is not observed here"
-        )
-
-    def cannot_here(self) -> str:
-        return _cannot_make()
-
-    def make(self, size_mb: float) -> Confined:
-        return Cgroup.make(size_mb)
+    elsewhere = (
+        "{title} has no memory cgroup to limit: {size_mb:g} MB is a Linux container's or job's memory "
+        "limit (the linux profiles); Windows and macOS have no such limit, and what they do when "
+        "memory runs out is not observed here"
+    )
+    cannot_here = staticmethod(_cannot_make)
+    make = staticmethod(Cgroup.make)

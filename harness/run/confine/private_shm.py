@@ -59,15 +59,9 @@ class PrivateShm(Confinement):
     """A private /dev/shm of `RunSettings.dev_shm_mb`."""
 
     setting = "dev_shm_mb"
-
-    def elsewhere(self, title: str, size_mb: float) -> str:
-        return (
-            f"{title} has no /dev/shm to limit: {size_mb:g} MB is a Linux container's /dev/shm "
-            "(the linux profiles)"
-        )
-
-    def cannot_here(self) -> str:
-        return _cannot_mount()
-
-    def make(self, size_mb: float) -> Confined:
-        return _Mounted(size_mb)
+    elsewhere = (
+        "{title} has no /dev/shm to limit: {size_mb:g} MB is a Linux container's /dev/shm "
+        "(the linux profiles)"
+    )
+    cannot_here = staticmethod(_cannot_mount)
+    make = _Mounted
