@@ -10,8 +10,9 @@ interface (base.py) and one implementation per way of running:
   chosen on the command line (`run --chroot ROOT`) instead of the profile's own way.
 
 A launcher says whether it can run here and what a case's needs lack there, starts one run
-(`Launched`: its processes, their stacks, its end) and says how a run was made (`How`, recorded
-with every result). Nothing outside this package asks which launcher it is.
+(`Launched`: its processes, their stacks, its end), says what of a failed run was its own doing
+(`fault`: harness/skips.py decides what follows) and how a run was made (`How`, recorded with every
+result). Nothing outside this package asks which launcher it is (tests/unit/test_layering.py).
 """
 
 from __future__ import annotations
