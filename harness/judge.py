@@ -1,6 +1,7 @@
-"""Every place where a run is judged: its outcome and signature from what the runner observed
-(classification, hang signatures, the leak and slow-start thresholds), the
-machine's paths scrubbed from what is recorded, and the RunResult built from the Observation."""
+"""How a run is classified: its outcome and signature from what the runner observed
+(classification, hang signatures with their evidence, the leak and slow-start thresholds), the
+machine's paths scrubbed from what is recorded, and the RunResult built from the Observation.
+Whether the run shows anything about the script at all is harness/report.py's to decide."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import sys
 import sysconfig
 from dataclasses import dataclass
 
-from . import skips
 from .cases import CASES_DIR, Case
 from .measurements import startup_figures, startup_wait
 from .outcomes import Outcome
@@ -132,23 +132,11 @@ def hang_signature(
     return "hang: " + "; ".join(f"{len(pids)} process(es) in {where}" for where, pids in ranked)
 
 
-def result(
-    observed: Observation, base: dict, judging: Case | None = None, launcher: launch.Launcher | None = None
-) -> RunResult:
+def result(observed: Observation, base: dict, judging: Case | None = None, paths: Paths = HERE) -> RunResult:
     """The RunResult of a finished run: `base` (its labels, profile, emulation), its outcome and
     signature, and every fact it shares with the Observation, copied by name and scrubbed of the
-    machine's paths (`launcher`: the run's, whose interpreter's paths count too; a new probe field
-    needs no edit here)."""
-    paths = paths_for(launcher)
-    if cut := skips.cut_short(observed):  # by the command, not by anything the script did
-        return RunResult(**base, outcome=Outcome.SKIPPED, reason=cut, output_tail=paths.tail(observed.output))
-    if observed.boot_failure:
-        return RunResult(
-            **base,
-            outcome=Outcome.ERROR,
-            reason=observed.boot_failure,
-            output_tail=paths.tail(observed.output),
-        )
+    machine's paths (`paths`: its way of running's, whose interpreter's paths count too; a new
+    probe field needs no edit here)."""
     outcome, signature = judge(observed, judging, paths)
     facts = {name: _scrubbed(getattr(observed, name), paths.scrub) for name in SHARED_FIELDS}
     return RunResult(
@@ -187,13 +175,29 @@ def judge(observed: Observation, judging: Case | None, paths: Paths = HERE) -> t
         return Outcome.CRASH, f"{oom_killed(observed.oom_kills)}: {signature or 'the script went on'}"
     if outcome is Outcome.HANG:
         signature = hang_signature(observed.stacks, observed.native_stacks, library, observed.root_pid)
-        if stop in (Stop.STALL, Stop.IDLE):
-            signature = f"{signature}; {observed.stop_note}"
+        if evidence := waiting_evidence(observed):
+            signature = f"{signature}; {evidence}"
     if outcome is Outcome.OK and judging is not None and judging.leak_threshold_mb is not None:
         return judge_memory(observed.memory or {}, judging.leak_threshold_mb)
     if outcome is Outcome.OK and judging is not None and judging.slow_startup_share is not None:
         return judge_startup(observed.loader_epochs, judging.slow_startup_share)
     return outcome, signature
+
+
+def waiting_evidence(observed: Observation) -> str:
+    """What showed that a run stopped as hung was waiting, in words: the idleness stop's own note,
+    else the stall's with the seconds its processes used no CPU, else those seconds alone."""
+    if observed.stop is Stop.IDLE:
+        return observed.stop_note
+    seen = []
+    if observed.quiet_s is not None:
+        seen.append(f"no CPU used for {observed.quiet_s:.0f} s")
+    if observed.blocked:
+        seen.append(f"{len(observed.blocked)} worker(s) blocked on a lock with no timeout")
+    said = ", ".join(seen)
+    if observed.stop is Stop.STALL:
+        return f"{observed.stop_note}, {said}" if said else observed.stop_note
+    return said
 
 
 def oom_killed(count: int) -> str:
@@ -204,19 +208,12 @@ def oom_killed(count: int) -> str:
 
 def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:
     """`leak` when a worker grew past the threshold from its baseline; else `ok`, with the figures.
-
-    The threshold is set for USS (what a worker holds alone); where only RSS could be read (macOS
-    without root), the run is not judged: `skipped`, saying why.
-    """
+    (The threshold is set for USS; a run whose memory was read only as RSS is not judged:
+    harness/skips.py's `memory_unreadable`.)"""
     growth = largest_growth(memory)
     if growth is None:
         return Outcome.ERROR, "no worker memory was sampled"
-    grew, baseline, metric = growth
-    if metric != "uss":
-        return Outcome.SKIPPED, (
-            f"worker memory could be read only as {metric.upper()} here (USS of another process needs "
-            f"more rights); the leak threshold of {threshold_mb:g} MB is set for USS"
-        )
+    grew, baseline, _ = growth
     figures = f"worker grew {grew:.0f} MB over its {baseline:.0f} MB baseline (threshold {threshold_mb:g} MB)"
     return (Outcome.LEAK if grew > threshold_mb else Outcome.OK), figures
 

@@ -205,3 +205,16 @@ def largest_growth(memory: dict) -> tuple[float, float, str] | None:
     worst = max(workers.values(), key=lambda w: w["growth_mb"])
     metric = "rss" if any(w.get("metric") == "rss" for w in workers.values()) else "uss"
     return worst["growth_mb"], worst["baseline_mb"], metric
+
+
+def machine_oom_kills() -> int | None:
+    """How many processes the kernel's OOM killer has ended on this machine since it booted, or
+    in the cgroup the harness runs in (Linux's /proc/vmstat `oom_kill`); None where unreadable."""
+    try:
+        with open("/proc/vmstat", encoding="ascii") as vmstat:
+            for line in vmstat:
+                if line.startswith("oom_kill "):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        return None
+    return None

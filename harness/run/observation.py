@@ -57,6 +57,11 @@ class Observation:
     rng: dict = field(default_factory=dict)  # the workers' generator fingerprints (events.rng_fingerprints)
     samples: dict = field(default_factory=dict)  # map-style samples' digests by index (probe_records)
     root_pid: int | None = None  # the script's own process
+    batches: int = 0  # batches its main process received from its loaders
+    # Stopped while it may be stuck (Stop.hung): what shows whether its processes waited or worked.
+    quiet_s: float | None = None  # seconds before the stop in which its processes used no CPU
+    blocked: list[int] = field(default_factory=list)  # its workers blocked for good (a lock, no timeout)
+    machine_oom_kills: int | None = None  # the machine's OOM kills while it ran (None: unreadable)
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
     oom_kills: int | None = None  # processes the kernel's OOM killer ended (in a memory cgroup only)
     cgroup_peak_mb: float | None = None  # the most its memory cgroup held (page cache included)
@@ -65,6 +70,13 @@ class Observation:
     @property
     def timed_out(self) -> bool:
         return self.stop.hung
+
+    def waited(self, quiet_s: float) -> bool:
+        """Stopped as hung with evidence that it waits: its processes used no CPU for `quiet_s`
+        before the stop, or a worker was blocked for good; no evidence gathered, no hang."""
+        if self.stop is Stop.IDLE or self.blocked:
+            return True
+        return self.quiet_s is not None and self.quiet_s >= quiet_s
 
     @property
     def signal(self) -> str | None:

@@ -23,7 +23,7 @@ from ..boot import dlp_contract as contract
 from . import confine, idleness, probe_records, processes, shm_leftovers
 from .active_runs import ACTIVE_RUNS
 from .launch import BOOT_DIR, Launched, Launcher
-from .memory import MemoryMonitor
+from .memory import MemoryMonitor, machine_oom_kills
 from .observation import Observation, Stop
 from .settings import RunSettings
 
@@ -102,6 +102,7 @@ class _Run:
     cpu: idleness.CpuWatch
     shared: shm_leftovers.ShmWatch
     confined: list[confine.Confined] = field(default_factory=list)  # what its settings ask for
+    oom_kills_before: int | None = None  # the machine's OOM kills at launch (machine_oom_kills)
     tree: list = field(default_factory=list)  # the run's processes at the last tick
     _main_pid: int | None = None
 
@@ -207,6 +208,7 @@ def _launch(
 
     launched = profile.launcher.new_run(workdir)
     shared = shm_leftovers.ShmWatch()  # what /dev/shm held before the run
+    oom_kills_before = machine_oom_kills()
     wall_started, started = time.time(), time.monotonic()
     proc = launched.start(
         command, env, script=script, output=workdir / "output.txt",
@@ -226,6 +228,7 @@ def _launch(
         cpu=idleness.CpuWatch(started),
         shared=shared,
         confined=confined,
+        oom_kills_before=oom_kills_before,
     )
 
 
@@ -246,6 +249,7 @@ def _wait(run: _Run, settings: RunSettings) -> Stop:
         if now >= next_check:
             next_check = now + check_every
             run.tree = run.snapshot()  # one look a tick, handed to every watcher
+            run.cpu.poll(_script_processes(run, run.tree), now)  # whether it works or waits
             stop = _limit_passed(run, settings, now) or _progress_says(run, settings, now)
             if stop:
                 return stop
@@ -273,8 +277,8 @@ def _progress_says(run: _Run, settings: RunSettings, now: float) -> Stop | None:
     if _sampled_enough(run, settings, now):
         return Stop.BATCHES
     stalled = settings.stall_s is not None and now - run.progress.last_progress > _stall_limit(settings)
-    if stalled and run.progress.iterating:
-        return Stop.STALL
+    if stalled and run.progress.iterating and now - run.cpu.last_busy >= settings.quiet_s:
+        return Stop.STALL  # no batch, and its processes wait: a slow loader that works is given its time
     return Stop.IDLE if _idle_for_good(run, settings, now) else None
 
 
@@ -309,24 +313,33 @@ def _idle_for_good(run: _Run, settings: RunSettings, now: float) -> bool:
     launcher says this reading does not hold (a Windows process waits through Wine's server)."""
     if settings.idle_s is None or not run.launched.reads_idleness or not run.progress.waiting:
         return False
-    run.cpu.poll(run.tree, now)
     if now - max(run.cpu.last_busy, run.progress.last_progress) < settings.idle_s:
         return False
-    workers = processes.workers(run.tree, run.main_pids)
-    return any(idleness.blocked_for_good(worker.pid) for worker in workers)
+    return bool(_blocked_workers(run, run.tree))
+
+
+def _blocked_workers(run: _Run, tree: list) -> list[int]:
+    """The workers blocked for good (a lock with no timeout), where the launcher can read it."""
+    if not run.launched.reads_idleness:
+        return []
+    return [w.pid for w in processes.workers(tree, run.main_pids) if idleness.blocked_for_good(w.pid)]
 
 
 def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     """Ends every process of the run as `stop` asks, then what outlived the script."""
     observation = Observation(stop=stop, stop_note=_stop_note(run, stop, settings), root_pid=run.main_pid)
+    observation.batches = run.progress.batches
     if stop is Stop.PROCESSES:
         run.shared.poll([p.pid for p in run.tree])
         processes.kill_all(run.proc.pid, run.run_id, run.session_id)
     elif stop is not Stop.EXITED:
         tree = run.processes()
         run.shared.poll([p.pid for p in tree], force=True)
+        if stop.hung:  # what shows that it waits: no CPU used lately, workers blocked for good
+            observation.quiet_s = round(time.monotonic() - run.cpu.last_busy, 1)
+            observation.blocked = _blocked_workers(run, tree)
         if stop.takes_stacks:
-            own = [p for p in tree if not run.launched.is_own_helper(p)]
+            own = _script_processes(run, tree)
             workers = len(processes.workers(own, run.main_pids))
             stacks = run.launched.dump_stacks(tree, run.probe_dir, workers)
             observation.stacks, observation.native_stacks, observation.native_stacks_note = stacks
@@ -341,6 +354,8 @@ def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     observation.duration_s = round(time.monotonic() - run.started, 3)
     observation.leftovers = _end_leftovers(run)
     observation.shm_leftovers = run.shared.remove_leftovers()
+    if run.oom_kills_before is not None and (now_kills := machine_oom_kills()) is not None:
+        observation.machine_oom_kills = now_kills - run.oom_kills_before
     for each in run.confined:
         each.observe(observation)
     return observation
@@ -426,6 +441,7 @@ def _end_leftovers(run: _Run) -> list[str]:
     return described
 
 
-def _script_processes(run: _Run) -> list:
-    """The run's processes, less the launcher's own helpers (which end with its `finish`)."""
-    return [p for p in run.processes() if not run.launched.is_own_helper(p)]
+def _script_processes(run: _Run, tree: list | None = None) -> list:
+    """The run's processes (`tree`, else found now), less the launcher's own helpers (which end
+    with its `finish`)."""
+    return [p for p in (run.processes() if tree is None else tree) if not run.launched.is_own_helper(p)]

@@ -8,6 +8,10 @@ from pathlib import Path
 
 # The one default of each setting that has one (a case, a command line or a test overrides it).
 IDLE_S = 4.0  # seconds with no CPU use and no batch that make a hang (with a blocked worker)
+# Seconds with no CPU used by the run's processes that show it waits rather than works: a stall or
+# a timeout is a hang only with this (or a worker blocked for good) as evidence; where `idle_s` is
+# shorter, that.
+QUIET_S = IDLE_S
 MEMORY_LIMIT_MB = 4096.0  # a run's processes' memory (memory.resident); a case may declare its own
 PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
 
@@ -66,6 +70,11 @@ class RunSettings:
             "memory_limit_mb": self.memory_limit_mb,
             **({"memory_cgroup_mb": self.memory_cgroup_mb} if self.memory_cgroup_mb else {}),
         }
+
+    @property
+    def quiet_s(self) -> float:
+        """Seconds with no CPU used that show the run's processes wait (QUIET_S)."""
+        return min(QUIET_S, self.idle_s) if self.idle_s else QUIET_S
 
     @property
     def watches_progress(self) -> bool:

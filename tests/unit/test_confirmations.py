@@ -9,7 +9,9 @@ import pytest
 from harness import cases, confirmations, profiles, scheduler, verdict
 from harness.outcomes import Outcome
 from harness.results import RunResult
+from harness.run import runner
 from harness.run.launch import How
+from harness.run.observation import Observation
 
 LAMBDA_314 = "_pickle.PicklingError: Can't pickle local object <function main.<locals>.<lambda> at 0x7f>"
 
@@ -44,19 +46,19 @@ def test_a_native_run_that_matches_is_its_own_confirmation(
 def test_a_run_that_wine_itself_failed_is_run_again_once(monkeypatch):
     (case,) = cases.select(cases.discover(), ["02"])
     (job,) = scheduler.plan([case], ["fixed"], [profiles.PROFILES["windows"]])
-    seen = iter([(Outcome.CRASH, "OSError: [WinError 1359] Internal error"), (Outcome.OK, "")])
+    seen = iter([
+        Observation(returncode=1, output="OSError: [WinError 1359] Internal error\n"),
+        Observation(returncode=0),
+    ])  # fmt: skip
     calls = []
 
-    def judged(*args, **kwargs):
-        outcome, signature = next(seen)
-        calls.append(outcome)
-        return RunResult(
-            case=case.name, variant="fixed", profile="windows", outcome=outcome, signature=signature
-        ), ""
+    def run_script(*args, **kwargs):
+        calls.append(observed := next(seen))
+        return observed
 
     monkeypatch.setattr(profiles.PROFILES["windows"].launcher, "unavailable", lambda: "")
     monkeypatch.setattr(profiles.PROFILES["windows"].launcher, "missing", lambda needs: "")
     # nothing brought to the Windows environment: the quick tier runs where there is none
     monkeypatch.setattr(profiles.PROFILES["windows"].launcher, "for_script", lambda *args: ((), ""))
-    monkeypatch.setattr(verdict, "_judged", judged)
-    assert scheduler.execute(job).outcome is Outcome.OK and calls == [Outcome.CRASH, Outcome.OK]
+    monkeypatch.setattr(runner, "run_script", run_script)
+    assert scheduler.execute(job).outcome is Outcome.OK and len(calls) == 2

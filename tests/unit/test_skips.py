@@ -1,58 +1,120 @@
-"""Where a run shows nothing about the script (harness/skips.py): its way of running failed by
-itself, or this machine lacks a GPU; every other failure stands as the script's."""
+"""The one verdict on a finished run (harness/verdict.py `report`): when it shows nothing about the
+script (`skipped`, with harness/skips.py's reason), when it is run once more, and when the failure
+stands as the script's."""
 
 from __future__ import annotations
 
 import pytest
 
-from harness import skips
+from harness import skips, verdict
+from harness.cases import discover
 from harness.outcomes import Outcome
 from harness.results import RunResult
 from harness.run.launch import native, wine
+from harness.run.observation import Observation, Stop
 
 NOT_COMPILED = "AssertionError: Torch not compiled with CUDA enabled"
 WIN_1359 = "OSError: [WinError 1359] Internal error"
 MISSING = "ModuleNotFoundError: No module named 'psutil'"  # imports here (a dependency)
 UNIMPLEMENTED = "wine: Unimplemented function ucrtbase.dll.feholdexcept called at address 000000007B013D7E"
+BASE = {"case": "c", "variant": "check", "profile": "p"}
+QUIET_S = 4.0
+HUNG_IN = (  # a worker's stack, as faulthandler writes it
+    "# pid 7, parent 1: python\nCurrent thread 0x1 (most recent call first):\n"
+    '  File "/work/x/train.py", line 9 in __getitem__\n'
+)
 
 
-def _run(outcome: str, signature: str = "", output: str = "") -> RunResult:
-    return RunResult(case="c", variant="check", profile="p", outcome=Outcome(outcome), signature=signature,
-                     output_tail=output)  # fmt: skip
+def _report(observed: Observation, launcher=None, **options) -> verdict.Report:
+    return verdict.report(observed, BASE, launcher=launcher, quiet_s=QUIET_S, **options)
+
+
+def _crashed(line: str, output: str = "") -> Observation:
+    return Observation(returncode=1, output=f"{output}Traceback (most recent call last):\n{line}\n")
 
 
 @pytest.mark.parametrize("launcher", [native.NativeLauncher(), wine.WineLauncher("windows")])
 def test_no_gpu_here_shows_nothing_under_any_way_of_running(launcher):
-    fault = skips.after(_run("crash", NOT_COMPILED), "", launcher)
-    assert fault is not None and not fault.passing and "no usable GPU" in fault.reason
-    assert skips.after(_run("ok"), NOT_COMPILED, launcher) is None
+    made = _report(_crashed(NOT_COMPILED), launcher)
+    assert made.result.outcome is Outcome.SKIPPED and "no usable GPU" in made.result.reason
+    assert not made.again
+    assert _report(Observation(returncode=0, output=NOT_COMPILED), launcher).result.outcome is Outcome.OK
 
 
 def test_the_native_way_never_blames_itself():
     launcher = native.NativeLauncher()
-    for signature, output in [(WIN_1359, ""), (MISSING, ""), ("SystemError: x", UNIMPLEMENTED)]:
-        assert skips.after(_run("crash", signature), output, launcher) is None
+    for observed in [_crashed(WIN_1359), _crashed(MISSING), _crashed("SystemError: x", f"{UNIMPLEMENTED}\n")]:
+        made = _report(observed, launcher)
+        assert made.result.outcome is Outcome.CRASH and not made.again, made.result.reason
 
 
-def test_wine_failing_now_and_then_is_run_again_and_its_gaps_are_said():
+def test_wine_failing_now_and_then_is_run_again_once_and_skipped_if_seen_again():
     launcher = wine.WineLauncher("windows")
-    again = skips.after(_run("crash", WIN_1359), "", launcher)
-    assert again.passing and WIN_1359 in again.reason
-    gap = skips.after(_run("crash", "SystemError: x"), f"{UNIMPLEMENTED}\n" + "line\n" * 200, launcher)
-    assert not gap.passing and "does not implement ucrtbase.dll.feholdexcept" in gap.reason
-    lacking = skips.after(_run("crash", MISSING), "", launcher)
-    assert not lacking.passing and "has no module 'psutil'" in lacking.reason
+    first = _report(_crashed(WIN_1359), launcher)
+    assert first.again and first.result.outcome is Outcome.CRASH
+    second = _report(_crashed(WIN_1359), launcher, retried=True).result
+    assert second.outcome is Outcome.SKIPPED, "a passing fault seen twice is still not the script's"
+    assert WIN_1359 in second.reason and "seen again" in second.reason
 
 
-def test_a_hang_is_never_a_missing_module_and_a_clean_run_has_no_fault():
+def test_wine_gaps_and_missing_modules_are_said_at_once():
     launcher = wine.WineLauncher("windows")
-    hung = _run("hang", "hang: 2 process(es) in wait", f"Traceback (most recent call last):\n{MISSING}\n")
-    assert skips.after(hung, "", launcher) is None
-    assert skips.after(_run("ok", "", UNIMPLEMENTED), UNIMPLEMENTED, launcher) is None
+    gap = _report(_crashed("SystemError: x", f"{UNIMPLEMENTED}\n" + "line\n" * 200), launcher)
+    assert not gap.again and gap.result.outcome is Outcome.SKIPPED
+    assert "does not implement ucrtbase.dll.feholdexcept" in gap.result.reason
+    lacking = _report(_crashed(MISSING), launcher)
+    assert not lacking.again and "has no module 'psutil'" in lacking.result.reason
+
+
+def test_a_hang_is_never_a_missing_module():
+    launcher = wine.WineLauncher("windows")
+    hung = Observation(stop=Stop.TIMEOUT, quiet_s=30.0, stacks={"7": HUNG_IN}, output=f"{MISSING}\n")
+    made = _report(hung, launcher)
+    assert made.result.outcome is Outcome.HANG and not made.again
+    assert _report(Observation(returncode=0, output=UNIMPLEMENTED), launcher).result.outcome is Outcome.OK
+
+
+def test_a_run_ended_while_it_worked_is_slow_not_hung():
+    """The timeout came while its processes used the CPU, and no worker was blocked: not judged,
+    with the batches and seconds it got; seen waiting (no CPU used, or a worker blocked), a hang."""
+    working = Observation(stop=Stop.TIMEOUT, quiet_s=0.5, batches=3, duration_s=240.2, stacks={"7": HUNG_IN})
+    made = _report(working).result
+    assert made.outcome is Outcome.SKIPPED and made.signature == ""
+    assert made.reason.startswith("not judged: 3 batches in 240 s, too slow here to finish")
+    waiting = _report(Observation(stop=Stop.TIMEOUT, quiet_s=12.0, stacks={"7": HUNG_IN})).result
+    assert waiting.outcome is Outcome.HANG
+    assert waiting.signature == "hang: 1 process(es) in __getitem__ (train.py:9); no CPU used for 12 s"
+    blocked = _report(Observation(stop=Stop.TIMEOUT, quiet_s=0.5, blocked=[7], stacks={"7": HUNG_IN})).result
+    assert blocked.outcome is Outcome.HANG and "1 worker(s) blocked on a lock" in blocked.signature
+    unread = _report(Observation(stop=Stop.STALL, stop_note="no batch for 30 s")).result
+    assert unread.outcome is Outcome.SKIPPED, "no evidence of waiting gathered: no hang"
+
+
+def test_a_kill_by_the_machines_own_oom_killer_is_not_the_scripts():
+    killed = "RuntimeError: DataLoader worker (pid 9) is killed by signal: Killed."
+    by_machine = _report(Observation(returncode=1, output=f"{killed}\n", machine_oom_kills=1)).result
+    assert by_machine.outcome is Outcome.SKIPPED and "own OOM killer ended 1 process" in by_machine.reason
+    main_killed = _report(Observation(returncode=-9, machine_oom_kills=2)).result
+    assert main_killed.outcome is Outcome.SKIPPED
+    in_our_limit = Observation(returncode=-9, machine_oom_kills=1, oom_kills=1)
+    assert _report(in_our_limit).result.outcome is Outcome.CRASH, "the harness's memory limit judges it"
+    elsewhere = Observation(returncode=1, output="ValueError: bad\n", machine_oom_kills=1)
+    assert _report(elsewhere).result.outcome is Outcome.CRASH, "killed nothing of this run"
+
+
+def test_worker_memory_read_as_rss_is_not_judged_against_a_uss_threshold():
+    case = next(c for c in discover() if c.name == "06_memory_growth")
+    worker = {"role": "worker", "metric": "rss", "baseline_mb": 6.0, "growth_mb": 90.0}
+    observed = Observation(returncode=0, memory={"workers": {"7": worker}})
+    made = verdict.report(observed, BASE, case, quiet_s=QUIET_S).result
+    assert made.outcome is Outcome.SKIPPED and "only as RSS" in made.reason and "set for USS" in made.reason
+    observed.memory["workers"]["7"]["metric"] = "uss"
+    assert verdict.report(observed, BASE, case, quiet_s=QUIET_S).result.outcome is Outcome.LEAK
 
 
 def test_skipped_keeps_what_was_observed_and_drops_the_signature():
-    result = skips.skipped(_run("crash", NOT_COMPILED, "tail"), "why")
+    result = RunResult(**BASE, outcome=Outcome.CRASH, signature=NOT_COMPILED, output_tail="tail")
+    result = skips.skipped(result, "why")
     assert (result.outcome, result.signature, result.reason, result.output_tail) == (
         Outcome.SKIPPED, "", "why", "tail"
     )  # fmt: skip
