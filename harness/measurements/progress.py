@@ -187,21 +187,41 @@ def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) ->
     return Measurement(CONFIRMED, f"{profile}: {carried}")
 
 
-def startup_wait(epochs: list[dict]) -> tuple[float, float] | None:
-    """(seconds, share): how long the complete epochs of a loader after its first waited for their first batch
-    on average, and the share that was of their time up to their last batch; None without such an
-    epoch. The workers' shutdown after the last batch is left out: it is not a start-up cost (and
-    under spawn with file_system on Linux and macOS it can take 5 s a worker: `shutdown_wait`)."""
-    later = [
+def startup_wait(epochs: list[dict], first_batch: bool = False) -> tuple[float, float] | None:
+    """(seconds, share): how long the complete epochs of a loader after its first waited, on
+    average, for their workers to start serving (started again, the Dataset sent again: the start
+    method's cost), and the share that was of their time up to their last batch; None without such
+    an epoch. The first batch's own work is left out (a slow sample is no start-up cost) where the
+    workers' start was recorded (`ready_s`); elsewhere, and with `first_batch`, the wait is until
+    the first batch. The workers' shutdown after the last batch is left out too: it is not a
+    start-up cost (and under spawn with file_system on Linux and macOS it can take 5 s a worker:
+    `shutdown_wait`)."""
+    later = _later_epochs(epochs)
+    if not later:
+        return None
+    waited = sum(_started_after(e, first_batch) for e in later)
+    served = sum(e.get("last_batch_s") or e["duration_s"] for e in later)  # older results lack it
+    return waited / len(later), waited / served
+
+
+def _started_after(epoch: dict, first_batch: bool) -> float:
+    """Seconds the epoch waited for its workers (`ready_s`), else for its first batch."""
+    ready = epoch.get("ready_s")
+    return epoch["first_batch_s"] if first_batch or ready is None else ready
+
+
+def _later_epochs(epochs: list[dict]) -> list[dict]:
+    """The complete epochs that got a batch, of a loader iterated before."""
+    return [
         e
         for n, e in enumerate(epochs)
         if e["duration_s"] and e["first_batch_s"] is not None and _iterated_before(e, epochs[:n])
     ]
-    if not later:
-        return None
-    waited = sum(e["first_batch_s"] for e in later)
-    served = sum(e.get("last_batch_s") or e["duration_s"] for e in later)  # older results lack it
-    return waited / len(later), waited / served
+
+
+def _own_work_left_out(epochs: list[dict]) -> bool:
+    """Whether every later epoch's wait was measured to its workers' start (`ready_s`)."""
+    return all(e.get("ready_s") is not None for e in _later_epochs(epochs))
 
 
 def _iterated_before(epoch: dict, earlier: list[dict]) -> bool:
@@ -223,8 +243,13 @@ def startup_figures(epochs: list[dict], waited: tuple[float, float]) -> str:
     """The later epochs' start-up wait (`startup_wait(epochs)`) in words, with the shutdown wait
     where it is long."""
     seconds, share = waited
+    until = (
+        "for their workers to start serving (the first batch's own work left out)"
+        if _own_work_left_out(epochs)
+        else "for their first batch"
+    )
     figures = (
-        f"epochs after the first waited {seconds:.2f} s for their first batch, "
+        f"epochs after the first waited {seconds:.2f} s {until}, "
         f"{share:.0%} of their time up to their last batch"
     )
     shutdown = shutdown_wait(epochs)

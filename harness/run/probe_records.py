@@ -93,8 +93,8 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
     exhausted, how long it took in all (`duration_s`, else None: the time after the last batch is
     the workers' shutdown); its length in batches and the soft open-file limit (None where
     unknown), which DataLoader of the process it was (`loader`: 1, 2, … in the order they were
-    first iterated), and the process's open file descriptors after each batch (`fds`: [batch,
-    count])."""
+    first iterated), the process's open file descriptors after each batch (`fds`: [batch,
+    count]), and how long until its first new worker started serving (`ready_s`)."""
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
         kind, at = fields[0], float(fields[-1]) - wall_started
@@ -121,9 +121,23 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
                 epoch["first_batch_s"] = epoch["last_batch_s"]
             if len(fields) == contract.event_width("batch") and fields[3] != "-":
                 epoch["fds"].append([int(fields[2]), int(fields[3])])
+    ready = sorted(worker_ready(events, wall_started).values())
     for epoch in epochs.values():
         epoch["fds"] = _spread(epoch["fds"], FD_POINTS)
+        epoch["ready_s"] = _first_ready(epoch, ready)
     return list(epochs.values())
+
+
+def _first_ready(epoch: dict, ready: list[float]) -> float | None:
+    """Seconds from the epoch's start until the first of its workers started serving (a worker that
+    started between the epoch's start and its first batch): the start method's share of the wait,
+    without the first batch's own work; None where no worker started then (persistent workers,
+    none at all)."""
+    if epoch["first_batch_s"] is None:
+        return None
+    start = epoch["started_s"]
+    started = [at for at in ready if start <= at <= start + epoch["first_batch_s"]]
+    return round(started[0] - start, 3) if started else None
 
 
 def _spread(points: list, most: int) -> list:

@@ -203,7 +203,8 @@ def _memory(args: dict, sources: Sources, key: str) -> str:
 
 def _wait(args: dict, sources: Sources) -> str:
     waits = _measured(
-        (startup_wait(r.loader_epochs) for r in _runs(args, sources)), "names no run with later epochs"
+        (startup_wait(r.loader_epochs, first_batch=True) for r in _runs(args, sources)),
+        "names no run with later epochs",
     )
     seconds = _range([w[0] for w in waits], "s", decimals=2)
     share = _range([100 * w[1] for w in waits], "%", decimals=0)

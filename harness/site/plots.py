@@ -188,7 +188,7 @@ def _wait(epochs: list[dict], which: str) -> float | None:
         return None
     if which == "first":
         return epochs[0].get("first_batch_s")
-    waited = measurements.startup_wait(epochs)
+    waited = measurements.startup_wait(epochs, first_batch=True)  # what the pages call the wait
     return waited[0] if waited else None
 
 
