@@ -4,7 +4,10 @@ fails the way it fails on Windows.
 `hide_from_script()` is what the `windows` profile imposes on a script and its workers: only the
 spawn start method (`get_context("fork")` raises ValueError, as on Windows), no `os.fork`, no
 `resource` or `fcntl` module (ModuleNotFoundError), and torch's DataLoader without the SIGCHLD
-handler that it does not install on Windows. It also makes every descriptor a process inherited
+handler that it does not install on Windows. The modules are hidden from the script and its own
+modules, not from installed packages: a package's Linux build (psutil's imports `resource`) is what
+runs here, and its Windows build would not import them at all, so hiding them from it would
+invent a crash that Windows never has. It also makes every descriptor a process inherited
 non-inheritable, as every handle is on Windows unless passed on purpose (PEP 446): otherwise
 the `torch_shm_manager` that a Linux worker fork-execs for the file_system strategy (Windows has
 none) holds the write end of that worker's spawn sentinel pipe, and the DataLoader waits 5 s per
@@ -21,15 +24,53 @@ SCRIPT_OS_NAMES = ("fork", "forkpty")
 
 
 class _Missing:
-    """A meta path finder for which the hidden modules do not exist."""
+    """A meta path finder for which the hidden modules do not exist, except for an installed
+    package's import of them (`_installed`); once one is loaded, `_guard` keeps it from the script."""
 
     def __init__(self, names):
         self.names = set(names)
+        self.guarded = False
 
     def find_spec(self, fullname, path, target=None):
-        if fullname in self.names:
+        if fullname not in self.names:
+            return None
+        if not _installed(_importer(sys._getframe(1))):
             raise ModuleNotFoundError(f"No module named '{fullname}'", name=fullname)
+        if not self.guarded:
+            _guard(self.names)
+            self.guarded = True
         return None
+
+
+def _installed(path):
+    """Whether a module's file belongs to an installed package (site-packages, dist-packages)."""
+    parts = path.replace("\\", "/").split("/")
+    return "site-packages" in parts or "dist-packages" in parts
+
+
+def _importer(frame):
+    """The file of the innermost frame that is not the import system's (or this module's)."""
+    while frame is not None:
+        path = frame.f_code.co_filename
+        if not (path.startswith("<frozen") or path == __file__ or "/importlib/" in path.replace("\\", "/")):
+            return path
+        frame = frame.f_back
+    return ""
+
+
+def _guard(names):
+    """`import` statements of the hidden modules fail outside installed packages, also once a
+    package loaded one into sys.modules (where the finder is no longer asked)."""
+    import builtins
+
+    original = builtins.__import__
+
+    def __import__(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name in names and not _installed((globals or {}).get("__file__") or ""):
+            raise ModuleNotFoundError(f"No module named '{name}'", name=name)
+        return original(name, globals, locals, fromlist, level)
+
+    builtins.__import__ = __import__
 
 
 def hide(modules=(), os_names=(), signal_names=()) -> None:
