@@ -8,6 +8,7 @@ Dataset through attributes, lists, tuples and dicts, a few levels deep (`dataset
 `dataset.transforms[1].rng`). A fingerprint is a short hash of the state: nothing else is kept.
 """
 
+import collections
 import contextlib
 import hashlib
 import itertools
@@ -64,23 +65,56 @@ def _walk(obj, path, depth, seen, found):
             _walk(value, path + name, depth - 1, seen, found)
 
 
+# Containers whose items are Python objects, each one its own allocation: what copy-on-read
+# touches. numpy arrays of Python objects (dtype object) and pandas columns of them count too.
+COLLECTIONS = (list, tuple, dict, set, frozenset, collections.deque)
+
+
 def containers(dataset, depth=2):
-    """{path: container} of the lists, tuples and dicts the Dataset holds (attributes, `depth`
-    deep): what copy-on-read would touch."""
+    """{path: container} of the containers of Python objects the Dataset holds (attributes,
+    `depth` deep): lists, tuples, dicts, sets, deques, numpy object arrays, a DataFrame's object
+    columns: what copy-on-read would touch."""
     found, todo = {}, [("dataset", dataset, depth)]
     while todo:
         path, obj, left = todo.pop()
         for name, value in _children(obj) if left > 0 else ():
-            if isinstance(value, (list, tuple, dict)):
+            if isinstance(value, COLLECTIONS) or _objects(value) is not None:
                 found[path + name] = value
+            elif _is_frame(value):
+                found.update(
+                    (f"{path}{name}[{column!r}]", series)
+                    for column, series in value.items()
+                    if _objects(series) is not None
+                )
             elif not isinstance(value, (str, bytes, int, float, bool)) and value is not None:
                 todo.append((path + name, value, left - 1))
     return found
 
 
+def _objects(value):
+    """A numpy array (or a pandas Series) of Python objects as numpy holds it, None for anything
+    else: its items are read by index through `.flat`, which copies nothing."""
+    if not getattr(getattr(value, "dtype", None), "hasobject", False):
+        return None
+    to_numpy = getattr(value, "to_numpy", None)  # a pandas Series: its array, not a copy
+    array = to_numpy() if callable(to_numpy) else value
+    return array if hasattr(array, "flat") and hasattr(array, "size") else None
+
+
+def _is_frame(value):
+    """A pandas DataFrame (or alike): columns by `items()`, their types in `dtypes`."""
+    return hasattr(value, "dtypes") and hasattr(value, "columns") and callable(getattr(value, "items", None))
+
+
+def length(value):
+    """How many items a container holds (an object array's elements, all its dimensions)."""
+    array = _objects(value)
+    return int(array.size) if array is not None else len(value)
+
+
 def list_sizes(dataset, depth=2):
     """{path: length} of the containers the Dataset holds (`containers`)."""
-    return {path: len(value) for path, value in containers(dataset, depth).items()}
+    return {path: length(value) for path, value in containers(dataset, depth).items()}
 
 
 SAMPLED = 32  # items of a container measured, spread over it; the rest counted at their mean
@@ -88,15 +122,22 @@ SAMPLED = 32  # items of a container measured, spread over it; the rest counted 
 
 def held_bytes(value, depth=3):
     """About how many bytes of Python objects `value` holds, itself included (sys.getsizeof, down
-    `depth` levels of lists, tuples, sets and dicts; a large one measured on SAMPLED items, the rest
-    counted at their mean). A numpy array or a tensor counts what getsizeof says. Only the items
-    measured are touched: under fork, each object read is a page copied (copy-on-read itself), so
-    a list is sampled by index, spread over it, and a dict or set on its first items."""
+    `depth` levels of lists, tuples, sets, dicts and object arrays; a large one measured on SAMPLED
+    items, the rest counted at their mean). Another numpy array or a tensor counts what getsizeof
+    says. Only the items measured are touched: under fork, each object read is a page copied
+    (copy-on-read itself), so a list or an object array is sampled by index, spread over it, and a
+    dict, set or deque on its first items."""
     size = sys.getsizeof(value)
-    if depth == 0 or not isinstance(value, (list, tuple, set, frozenset, dict)) or not value:
+    array = _objects(value)
+    if depth == 0 or not (isinstance(value, COLLECTIONS) or array is not None) or not length(value):
         return size
-    if isinstance(value, (list, tuple)):
-        sampled = [value[i] for i in range(0, len(value), max(1, len(value) // SAMPLED))][:SAMPLED]
+    count = length(value)
+    step = max(1, count // SAMPLED)
+    if array is not None:
+        sampled = [array.flat[i] for i in range(0, count, step)][:SAMPLED]
+        measured = sum(held_bytes(item, depth - 1) for item in sampled)
+    elif isinstance(value, (list, tuple)):
+        sampled = [value[i] for i in range(0, count, step)][:SAMPLED]
         measured = sum(held_bytes(item, depth - 1) for item in sampled)
     elif isinstance(value, dict):
         sampled = list(itertools.islice(value.items(), SAMPLED))
@@ -104,7 +145,7 @@ def held_bytes(value, depth=3):
     else:
         sampled = list(itertools.islice(value, SAMPLED))
         measured = sum(held_bytes(item, depth - 1) for item in sampled)
-    return size + measured * len(value) // len(sampled)
+    return size + measured * count // len(sampled)
 
 
 def _global_generators():

@@ -91,10 +91,10 @@ class _WorkerProbe:
         for path, digest in self.started.items():
             self.record("rng", self.seed, worker_id, _field(path), digest)
         if worker_id == 0:
-            # A Dataset that holds no list, tuple or dict is recorded as one of 0 items: nothing of
-            # it for copy-on-read to touch (numpy arrays, tensors, paths).
+            # A Dataset that holds no container of Python objects is recorded as one of 0 items:
+            # nothing of it for copy-on-read to touch (numeric arrays, tensors, paths).
             for path, value in (dlp_rng.containers(self.dataset) or {"dataset": ()}).items():
-                self.record("size", _field(path), len(value), dlp_rng.held_bytes(value))
+                self.record("size", _field(path), dlp_rng.length(value), dlp_rng.held_bytes(value))
 
     def collate_fn(self, data):
         items = data if self.batched and isinstance(data, list) else [data]

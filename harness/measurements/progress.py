@@ -87,12 +87,17 @@ def worker_memory(results: list[RunResult], case=None) -> Measurement:
         if _keeps_batches(result):
             found.append(Measurement(UNKNOWN, f"{result.profile}: {KEPT_BATCHES}"))
             continue
-        found.append(_memory_trend(result.profile, epochs[0], workers, threshold))
-    if bounds and all(bounds):
-        return bounds[0]  # all the lists hold, copied whole, stays under the threshold
-    if sizes and all(m.refuted for m in sizes) and not any(m.confirmed for m in found):
+        copied = _copied(result.profile, workers, threshold, _held_mb(result), epochs[0]["batches"])
+        trend = _memory_trend(result.profile, epochs[0], workers, threshold, _held_mb(result))
+        found.append(copied or trend)
+    measured = any(m.confirmed for m in found)  # a reasoned bound never overrides a measurement
+    if bounds and all(bounds) and not measured:
+        return bounds[0]  # all its containers hold, copied whole, stays under the threshold
+    if sizes and all(m.refuted for m in sizes) and not measured:
         return sizes[0]  # small lists cannot grow a worker by copy-on-read, whatever its noise
-    return worst(found + sizes, "no forked worker's memory was sampled long enough")
+    if found:  # measured: a container's size, a count, does not override what the workers showed
+        return worst(found, "")
+    return worst(sizes, "no forked worker's memory was sampled long enough")
 
 
 KEPT_BATCHES = (
@@ -111,7 +116,10 @@ def _keeps_batches(result: RunResult) -> bool:
 
 # Reading, a worker copies no more than the pages that hold the Dataset's Python objects: twice
 # what they take (reasoned: a page holding one of them is copied whole, and they were mostly
-# allocated together, as a list is built) bounds what copy-on-read can add to a worker.
+# allocated together, as a list is built) bounds what copy-on-read can add to a worker. The probe
+# counts every container of Python objects it finds (lists, tuples, dicts, sets, deques, numpy
+# object arrays, a DataFrame's object columns: dlp_rng.containers); the bound refutes only where no
+# measured growth confirms.
 COPIED_PAGES_FACTOR = 2
 
 
@@ -119,19 +127,42 @@ LARGE_CONTAINER = 10_000  # items: a Dataset's lists below this size cannot grow
 
 
 def _small_containers(result: RunResult) -> Measurement:
-    """Refuted where every list, tuple and dict the Dataset holds is small; else no verdict."""
+    """Refuted where every container of Python objects the Dataset holds is small; else no verdict."""
     path, size = max(result.dataset_sizes.items(), key=lambda item: item[1])
     if size == 0:
-        return Measurement(REFUTED, f"{result.profile}: the Dataset holds no list, tuple or dict")
+        return Measurement(REFUTED, f"{result.profile}: the Dataset holds no container of Python objects")
     if size < LARGE_CONTAINER:
         return Measurement(
-            REFUTED, f"{result.profile}: the largest list the Dataset holds, `{path}`, has {size} items"
+            REFUTED,
+            f"{result.profile}: the largest container of Python objects the Dataset holds, `{path}`, "
+            f"has {size} items",
         )
     return Measurement(UNKNOWN, f"{result.profile}: `{path}` holds {size} items")
 
 
+def _held_mb(result: RunResult) -> float | None:
+    """What the Python objects in the Dataset's containers take (MB), where it was measured."""
+    return sum(result.dataset_bytes.values()) / MB if result.dataset_bytes else None
+
+
+def _copied(profile: str, workers: dict, threshold: float, held_mb: float | None, batches: int):
+    """Confirmed where a worker grew past the threshold since it started serving, by no more than
+    copy-on-read of the Dataset's containers could give (COPIED_PAGES_FACTOR times what they hold):
+    a fast loader with shuffled reads copies them within its first batches, then levels off, which
+    the trend alone reads as a worker that settled. None where that is not so."""
+    grown = [w["served_growth_mb"] for w in workers.values() if w.get("served_growth_mb") is not None]
+    if held_mb is None or not grown or not threshold <= max(grown) <= COPIED_PAGES_FACTOR * held_mb:
+        return None
+    return Measurement(
+        CONFIRMED,
+        f"{profile}: a worker grew {max(grown):.0f} MB after it started serving ({batches} batches), "
+        f"reading a Dataset whose containers hold about {held_mb:.0f} MB of Python objects: it copied "
+        f"the pages it read (copy-on-read), each forked worker its own copy (threshold {threshold:g} MB)",
+    )
+
+
 def _held_bound(result: RunResult, threshold: float) -> Measurement | None:
-    """Refuted where all the Dataset's lists hold could not reach the threshold even copied whole:
+    """Refuted where all the Dataset's containers hold could not reach the threshold even copied whole:
     a worker's growth past that is something else (a transform's first allocation, an allocator's
     pool); None where it could, or where what they hold was not measured."""
     if not result.dataset_bytes:
@@ -143,7 +174,7 @@ def _held_bound(result: RunResult, threshold: float) -> Measurement | None:
     return Measurement(
         REFUTED,
         f"{result.profile}: `{path}` holds {size} items, but the Python objects in the Dataset's "
-        f"lists take about {held_mb:.1f} MB: even copied whole (their pages, about "
+        f"containers take about {held_mb:.1f} MB: even copied whole (their pages, about "
         f"{COPIED_PAGES_FACTOR * held_mb:.0f} MB) they stay under {threshold:g} MB, so a worker's "
         "growth past that is not copy-on-read",
     )
@@ -157,7 +188,12 @@ def _steady_growth(worker: dict) -> float:
     return worker["growth_mb"] if late is None else min(worker["growth_mb"], 2 * late)
 
 
-def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) -> Measurement:
+def _memory_trend(
+    profile: str, epoch: dict, workers: dict, threshold: float, held_mb: float | None = None
+) -> Measurement:
+    """The growth measured over the window, carried to the epoch's length. The carrying is reasoned:
+    where what the Dataset's containers hold is known, copy-on-read cannot carry a worker past
+    COPIED_PAGES_FACTOR times that, so the projection stops there; the growth measured stands."""
     worst = max(workers.values(), key=_steady_growth)
     grew = _steady_growth(worst)
     batches, length = epoch["batches"], epoch.get("length")
@@ -170,6 +206,14 @@ def _memory_trend(profile: str, epoch: dict, workers: dict, threshold: float) ->
         verdict = CONFIRMED if grew >= threshold else UNKNOWN
         return Measurement(verdict, f"{profile}: {seen}; the epoch's length is not known")
     projected = grew * length / batches
+    if held_mb is not None and grew < threshold <= projected and COPIED_PAGES_FACTOR * held_mb < threshold:
+        return Measurement(
+            REFUTED,
+            f"{profile}: {seen}, carried to about {projected:.0f} MB over its {length}-batch epoch; "
+            f"but the Python objects in the Dataset's containers take about {held_mb:.1f} MB: even "
+            f"copied whole (their pages, about {COPIED_PAGES_FACTOR * held_mb:.0f} MB) they stay under "
+            f"{threshold:g} MB, so the growth to come is not copy-on-read",
+        )
     if projected < threshold:
         return Measurement(
             REFUTED,

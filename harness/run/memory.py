@@ -180,9 +180,19 @@ def worker_summary(processes: dict) -> dict:
             "peak_mb": peak,
             "growth_mb": round(peak - baseline, 1),
             "late_growth_mb": _late_growth(serving),
+            "served_growth_mb": _served_growth(entry),
             "metric": entry.get("metric", "uss"),
         }
     return summary
+
+
+def _served_growth(entry: dict) -> float | None:
+    """The growth from a worker's first sample once it started serving to its peak: with the
+    warm-up in it, but also what a fast loader copied before its warm-up was over (shuffled reads
+    copy a Dataset's pages within its first batches). None where its start of service is unknown."""
+    ready = entry.get("ready_s")
+    served = [mb for at, mb in entry["samples"] if ready is not None and at >= ready]
+    return round(max(served) - served[0], 1) if served else None
 
 
 def _late_growth(serving: list[float]) -> float | None:

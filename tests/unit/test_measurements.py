@@ -310,3 +310,52 @@ def test_runs_of_other_interpreters_or_drawn_at_random_are_not_compared():
     assert measured.verdict == measurements.UNKNOWN and "same interpreter" in measured.text
     drawn = [_fetched("linux", "fork", {}, random=8), _fetched("macos", "spawn", {}, random=8)]
     assert "16 were fetched while a random generator drew" in measurements.main_state(drawn).text
+
+
+def test_a_reasoned_bound_never_overrides_growth_measured_past_the_threshold():
+    """4.6 MB held cannot carry a projection past 30 MB, but a worker measured growing 60 MB grew:
+    the measurement stands (the bound limits only what is carried to the rest of the epoch)."""
+    epoch = _epoch([[1, 20]], length=2000, batches=100)
+    grown = _run(
+        memory=_memory(66),
+        loader_epochs=[epoch],
+        dataset_sizes={"dataset.data": 12_000},
+        dataset_bytes={"dataset.data": 4_848_000},
+    )
+    assert measurements.worker_memory([grown], CASE_06).confirmed
+
+
+def test_containers_copied_within_the_first_batches_confirm_copy_on_read():
+    """Shuffled reads copy a Dataset's objects at once, and the worker levels off: its growth since
+    it started serving, within what the containers hold, confirms; the trend alone says settled."""
+    epoch = _epoch([[1, 20]], length=3000, batches=1000)
+    workers = {"7": {"baseline_mb": 70.0, "peak_mb": 129.0, "growth_mb": 59.0, "late_growth_mb": 0.4,
+                     "served_growth_mb": 97.0, "metric": "uss"}}  # fmt: skip
+    copied = _run(
+        memory={"workers": workers, "processes": {"7": {"role": "worker", "samples": [[0, 1]] * 12}}},
+        loader_epochs=[epoch],
+        dataset_sizes={"dataset.paths": 1_500_000},
+        dataset_bytes={"dataset.paths": 126_000_000},
+    )
+    measured = measurements.worker_memory([copied], CASE_06)
+    assert measured.confirmed and "grew 97 MB after it started serving" in measured.text
+    workers["7"]["served_growth_mb"] = 400.0  # more than copying what it holds could give
+    assert not measurements.worker_memory([copied], CASE_06).confirmed
+
+
+def test_the_start_up_share_leaves_out_the_first_batchs_own_work():
+    """Samples of seconds each: a later epoch waits 27 s for its first batch, but its workers were
+    serving after 0.01 s; that wait is the batch's own work, which persistent workers would not
+    remove. Workers that took 3 s to start serving are the start method's cost."""
+    case_13 = SimpleNamespace(slow_startup_share=0.15)
+
+    def epochs(ready_s):
+        later = {"first_batch_s": 27.0, "last_batch_s": 27.1, "duration_s": 27.5, "ready_s": ready_s}
+        return [{"first_batch_s": 29.0, "duration_s": 30.0}, later]
+
+    slow_samples = measurements.startup([_run(loader_epochs=epochs(0.01))], case_13)
+    assert slow_samples.refuted and "waited 0.01 s for their workers to start serving" in slow_samples.text
+    slow_start = measurements.startup([_run(loader_epochs=epochs(20.0))], case_13)
+    assert slow_start.confirmed
+    unrecorded = measurements.startup([_run(loader_epochs=epochs(None))], case_13)
+    assert unrecorded.confirmed and "for their first batch" in unrecorded.text, "older results: as before"

@@ -29,6 +29,7 @@ def test_baseline_is_taken_once_the_worker_serves():
             "peak_mb": 322.0,
             "growth_mb": 1.0,
             "late_growth_mb": None,
+            "served_growth_mb": 2.0,
             "metric": "uss",
         }
     }
