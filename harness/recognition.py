@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .outcomes import Outcome
 from .results import RunResult
-from .tracebacks import find_exceptions
+from .tracebacks import find_exceptions, native_main_thread, native_wait
 
 # What torch prints, without a traceback, from a worker's signal handler ("ERROR: Unexpected bus
 # error encountered in worker. This might be caused by insufficient shared memory (shm).").
@@ -46,6 +46,8 @@ class Pattern:
 
     outcome: Outcome
     methods: tuple[str, ...]
+    # `stacks` is searched in the workers' stacks (`worker_stacks`): the main process only waits for
+    # them, and its other threads (a queue's feeder, OpenMP's idle pool) show no mechanism.
     signature: str | None = None
     stacks: str | None = None
     confirms_lint: bool = False
@@ -110,11 +112,26 @@ def shows(result: RunResult, pattern: Pattern) -> bool:
         or re.search(pattern.signature, result.output_tail)
     ):
         return False
-    if pattern.stacks:
-        stacks = "\n".join([*result.stacks.values(), *result.native_stacks.values()])
-        if not re.search(pattern.stacks, stacks):
-            return False
-    return True
+    return not pattern.stacks or bool(re.search(pattern.stacks, worker_stacks(result), re.M))
+
+
+_PARENT = re.compile(r"^# pid (?P<pid>\d+), parent (?P<parent>\d+)", re.M)
+
+
+def worker_stacks(result: RunResult) -> str:
+    """What the run's workers were doing when it was stopped: each worker's Python stacks, its
+    main thread's native frames, and a line naming the libraries its native wait goes through
+    (`native wait: libc.so.6 ← libpython3.11.so.1.0`). A worker is a process whose parent's stacks
+    were taken too (faulthandler's header names it); the main process is left out."""
+    parents = {m["pid"]: m["parent"] for dump in result.stacks.values() if (m := _PARENT.search(dump))}
+    workers = [pid for pid, parent in parents.items() if parent in parents]
+    text = []
+    for pid in workers:
+        frames = native_main_thread(result.native_stacks.get(pid, ""))
+        text += [result.stacks[pid], *frames]
+        if wait := native_wait(frames):
+            text.append("native wait: " + " ← ".join(wait))
+    return "\n".join(text)
 
 
 def matching_line(result: RunResult, pattern: Pattern) -> str:

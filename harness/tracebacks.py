@@ -114,8 +114,37 @@ def current_thread_frames(dump: str) -> list[re.Match]:
 
 
 def native_innermost(dump: str) -> str:
-    lines = dump.splitlines()
-    for number, line in enumerate(lines[:-1]):
+    frames = native_main_thread(dump)
+    return frames[0] if frames else ""
+
+
+def native_main_thread(dump: str) -> list[str]:
+    """The frames of the main thread in a py-spy --native dump, innermost first."""
+    frames, inside = [], False
+    for line in dump.splitlines():
         if _PY_SPY_MAIN_THREAD.match(line):
-            return lines[number + 1].strip()
-    return ""
+            inside = True
+        elif inside and (not line.strip() or line.startswith("Thread ")):
+            break
+        elif inside:
+            frames.append(line.strip())
+    return frames
+
+
+# A native frame as py-spy names it: "symbol (library)" or "0x7f… (library)"; a Python frame names
+# a source file and line instead: "function (file.py:12)".
+_NATIVE_FRAME = re.compile(r"^\S.*? \((?P<library>[^():]+)\)$")
+
+
+def native_wait(frames: list[str]) -> list[str]:
+    """The libraries of the native frames below the innermost Python frame, innermost first, each
+    once where it repeats: where a native wait was entered from ("libc.so.6", "libpython3.11.so.1.0"
+    for a lock the interpreter takes; "cv2.abi3.so" or "libgomp.so.1" for a library's own)."""
+    libraries: list[str] = []
+    for frame in frames:
+        found = _NATIVE_FRAME.match(frame)
+        if not found:
+            break
+        if not libraries or libraries[-1] != found["library"]:
+            libraries.append(found["library"])
+    return libraries

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from harness.cases import discover
-from harness.diagnose import PITFALL, diagnose
+from harness.diagnose import PITFALL, RISK, diagnose
 from harness.lint import lint_source
 from harness.recognition import held_object
 from harness.results import RunResult
@@ -32,11 +32,20 @@ def crash(signature: str, output: str = "") -> dict:
 
 
 def hang(stacks: str = "", native: str = "") -> dict:
+    """A hang as the harness records one: the main process (100) waiting for a batch, and a worker
+    (101) whose innermost Python frame is `stacks`, with `native` (py-spy's innermost frames of its
+    main thread, one a line) below it where native stacks were taken."""
+    waiting = '  File "torch/utils/data/dataloader.py", line 1291 in _try_get_data'
+    native_main = f'Process 101: python train.py\n\nThread 101 (idle): "MainThread"\n    {native}\n'
+    current = "Current thread 0x1 (most recent call first):"
     return {
         "outcome": "hang",
         "signature": "hang",
-        "stacks": {"101": stacks},
-        "native_stacks": {"101": native} if native else {},
+        "stacks": {
+            "100": f"# pid 100, parent 1: python train.py\n{current}\n{waiting}\n",
+            "101": f"# pid 101, parent 100: python train.py\n{current}\n{stacks}\n",
+        },
+        "native_stacks": {"101": native_main + "    __getitem__ (train.py:9)\n"} if native else {},
     }
 
 
@@ -237,7 +246,17 @@ FEEDS = {
         "",
     ),
     "10": (runs({"fork": {"outcome": "ok", "first_batches": {"5": {"0": "beef", "1": "beef"}}}}), ""),
-    "11": (runs({"fork": hang('  File "tqdm/std.py", line 110 in acquire')}), ""),
+    "11": (
+        runs(
+            {
+                "fork": hang(
+                    '  File "tqdm/std.py", line 110 in acquire',
+                    "0x7f51394a3f16 (libc.so.6)\n    PyThread_acquire_lock_timed (libpython3.11.so.1.0)",
+                )
+            }
+        ),
+        "",
+    ),
     "12": (
         runs(
             {
@@ -397,10 +416,10 @@ def test_the_object_that_does_not_pickle_is_named_whatever_the_words():
     assert held_object("TypeError: cannot pickle 'TextIOWrapper' instances") == "TextIOWrapper"
 
 
-def test_a_fork_hang_without_native_stacks_is_case_14_where_lint_found_the_threads_raised():
+def test_a_fork_hang_without_native_stacks_names_no_hang_case_lint_is_a_risk():
     """The realistic set's busy pass: py-spy gave no native stack, the Python stacks show the
-    worker in `__getitem__` only. With set_num_threads(4) found in worker_init_fn the hang is 14,
-    not a lock held at fork (11); without that finding it names nothing of 14."""
+    worker in `__getitem__` only. A hang alone shows no mechanism: with set_num_threads(4) found in
+    worker_init_fn, 14 is a risk (lint's), not a pitfall, and 11 is not named at all."""
     source = (
         "import torch\nfrom torch.utils.data import DataLoader\n"
         "def more_threads(worker_id):\n    torch.set_num_threads(4)\n"
@@ -410,8 +429,18 @@ def test_a_fork_hang_without_native_stacks_is_case_14_where_lint_found_the_threa
     found = {
         d.case.name[:2]: d.status for d in diagnose(list(CASES.values()), hung, lint_source(source, "t.py"))
     }
-    assert found.get("14") == PITFALL and "11" not in found, found
-    assert "14" not in {d.case.name[:2] for d in diagnose(list(CASES.values()), hung, [])}
+    assert found.get("14") == RISK and "11" not in found and "04" not in found, found
+    assert not {d.case.name[:2] for d in diagnose(list(CASES.values()), hung, [])} & {"04", "11", "14"}
+
+
+def test_a_lock_wait_is_case_11_a_librarys_own_wait_is_not():
+    """Native waits entered from the interpreter (libc, libpython: a lock) are 11's; entered from
+    OpenCV's or OpenMP's library, not (04 and 14 explain them)."""
+    lock = runs({"fork": hang('  File "train.py", line 23 in record', "0x7f5fa3da172e (libc.so.6)")})
+    assert {d.case.name[:2] for d in diagnose(list(CASES.values()), lock, [])} == {"11"}
+    gomp = "0x7fddb001e073 (libgomp.so.1)\n    at::TensorIteratorBase::for_each (libtorch_cpu.so)"
+    openmp = runs({"fork": hang('  File "train.py", line 16 in __getitem__', gomp)})
+    assert {d.case.name[:2] for d in diagnose(list(CASES.values()), openmp, [])} == {"14"}
 
 
 def test_a_torn_read_under_fork_is_case_02_only_where_lint_found_the_handle():
