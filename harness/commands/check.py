@@ -32,6 +32,9 @@ MEMORY_INTERVAL_S = 0.2
 # Spawned workers need a few seconds to their first batch (a fresh interpreter imports torch):
 # a stall limit must leave room for that on a busy machine.
 DEFAULT_STALL_S = 30.0
+# Lint findings whose measurement needs a later epoch of a loader (the start-up, case 13): with one
+# of them, a run is watched until a second epoch ended, as long as its time allows.
+LATER_EPOCH_RULES = {"DLP011"}
 # Every run starts at once (one job per profile; runs under Wine are few and capped anyway), so a
 # check takes about its longest run: a run still going at the timeout is stopped, and check ends
 # within a few minutes whatever the script does (--timeout longer with --full).
@@ -125,6 +128,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         sample_batches=args.sample,
         sample_memory=SAMPLE_MEMORY,
         sample_limit_s=SAMPLE_LIMIT_S,
+        later_epoch=any(f.code in LATER_EPOCH_RULES for f in findings),
         stall_s=args.stall,
         dev_shm_mb=args.shm_mb,
         memory_cgroup_mb=args.memory_mb,

@@ -325,12 +325,25 @@ class ProgressWatch:
         self.waiting = False  # the main process asked for a batch and has not got it yet
         self.last_progress = started  # time.monotonic() of the last epoch start or batch
         self.first_batch: float | None = None  # time.monotonic() of the first batch
+        self._loader_of: dict[str, str] = {}  # epoch id -> which loader (iter events)
+        self._ended: dict[str, int] = {}  # loader -> its epochs that ran to their end
+
+    @property
+    def later_epoch_ended(self) -> bool:
+        """A loader ran a second epoch to its end: what its start-up measurement needs."""
+        return any(count >= 2 for count in self._ended.values())
 
     def poll(self, path: Path, now: float) -> None:
         """Reads what `path` (the events file of the main process) gained since the last poll."""
         lines, self.offset = _new_lines(path, self.offset)
         for line in lines:
-            kind = line.split(" ", 1)[0]
+            fields = line.split()
+            kind = fields[0] if fields else ""
+            if kind == "iter" and len(fields) == contract.event_width("iter"):
+                self._loader_of[fields[1]] = fields[4]
+            elif kind == "end" and len(fields) > 1 and fields[1] in self._loader_of:
+                loader = self._loader_of[fields[1]]
+                self._ended[loader] = self._ended.get(loader, 0) + 1
             if kind in ("iter", "batch"):
                 self.iterating, self.last_progress = True, now
                 self.batches += kind == "batch"

@@ -25,7 +25,7 @@ from .active_runs import ACTIVE_RUNS
 from .launch import BOOT_DIR, Launched, Launcher
 from .memory import MemoryMonitor, machine_oom_kills
 from .observation import Observation, Stop
-from .settings import RunSettings
+from .settings import LATE_STOP_S, RunSettings
 
 # Runs code read from stdin in __main__ without giving __main__ a file, as an interactive session
 # does. (Plain `python -` sets __file__ to "<stdin>", which spawned children try to open as a file.)
@@ -284,18 +284,27 @@ def _progress_says(run: _Run, settings: RunSettings, now: float) -> Stop | None:
 
 def _sampled_enough(run: _Run, settings: RunSettings, now: float) -> bool:
     """The loaders delivered the batches asked for, and the window for trends was seen: as many
-    batches after the first, as many memory samples of each worker, as the settings ask; or the
-    window's time limit passed since the first batch."""
+    batches after the first, as many memory samples of each worker, as the settings ask, and a
+    later epoch where a measurement needs one; or the window's time limit passed since the first
+    batch (for a later epoch: the run's own time is nearly over)."""
     progress = run.progress
     if settings.stop_after_batches is None or progress.batches < settings.stop_after_batches:
         return False
     if progress.first_batch is None:
         return False
+    if settings.later_epoch and not progress.later_epoch_ended:
+        return now >= _time_left_for(run, settings) - LATE_STOP_S
     if now - progress.first_batch >= settings.sample_limit_s:
         return True
     if progress.batches - 1 < settings.sample_batches:
         return False
     return run.monitor.fewest_worker_samples() >= settings.sample_memory
+
+
+def _time_left_for(run: _Run, settings: RunSettings) -> float:
+    """When the run would be stopped anyway: its timeout, or the command's deadline if sooner."""
+    ends = run.started + settings.timeout_s
+    return ends if settings.deadline is None else min(ends, settings.deadline)
 
 
 def _stall_limit(settings: RunSettings) -> float:

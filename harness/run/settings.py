@@ -12,6 +12,9 @@ IDLE_S = 4.0  # seconds with no CPU use and no batch that make a hang (with a bl
 # a timeout is a hang only with this (or a worker blocked for good) as evidence; where `idle_s` is
 # shorter, that.
 QUIET_S = IDLE_S
+# A run whose window waits for a later epoch (`later_epoch`) is stopped this long before its
+# timeout or the command's deadline: time to take its stacks and end it, so that it is judged.
+LATE_STOP_S = 20.0
 MEMORY_LIMIT_MB = 4096.0  # a run's processes' memory (memory.resident); a case may declare its own
 PROCESS_LIMIT = 64  # more processes than that in one run is a script starting itself over and over
 
@@ -47,6 +50,10 @@ class RunSettings:
     sample_batches: int = 0
     sample_memory: int = 0
     sample_limit_s: float = 0.0
+    # A measurement that lint calls for needs a later epoch of a loader (its start-up: lint's
+    # DLP011): the window also waits for one to end, past `sample_limit_s`, until LATE_STOP_S
+    # before the run's timeout or the command's deadline, so that the run is still judged.
+    later_epoch: bool = False
     stall_s: float | None = None
     idle_s: float | None = IDLE_S
     process_limit: int = PROCESS_LIMIT
