@@ -11,7 +11,7 @@ interface (base.py) and one implementation per way of running:
 
 A launcher says whether it can run here and what a case's needs lack there, starts one run
 (`Launched`: its processes, their stacks, its end), says what of a failed run was its own doing
-(`fault`: harness/skips.py decides what follows) and how a run was made (`How`, recorded with every
+(`fault`: harness/verdict.py `report` decides what follows) and how a run was made (`How`, recorded with every
 result). Nothing outside this package asks which launcher it is (tests/unit/test_layering.py).
 """
 

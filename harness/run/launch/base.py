@@ -191,7 +191,7 @@ class Launcher(ABC):
     def fault(self, output: str, raised: Sequence[str]) -> Fault | None:
         """What the whole `output` of a failed run, and what its processes `raised` (the lines of
         the script's own exceptions), show of this way of running failing by itself, not the
-        script; None where they show no such thing (harness/skips.py says what follows)."""
+        script; None where they show no such thing (harness/verdict.py `report` decides what follows)."""
         return None
 
     def path_aliases(self, project: Path) -> dict[str, str]:
