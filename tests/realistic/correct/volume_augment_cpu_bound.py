@@ -1,6 +1,6 @@
 """3-D volumes with a heavy, CPU-bound augmentation (seconds a sample, nothing waited on), as a
-medical-imaging pipeline has: slow, never hung; and each epoch's first wait is the first batch's own
-work, not the workers' start-up (no persistent_workers needed for that).
+medical-imaging pipeline has: slow, never hung, whatever `--stall` says; its first batch, seconds
+of work, is no start-up cost either.
 
 pitfalls:
 risks:
@@ -33,7 +33,7 @@ class Volumes(Dataset):
 
 
 def main():
-    loader = DataLoader(Volumes(4), batch_size=2, num_workers=2)
+    loader = DataLoader(Volumes(4), batch_size=2, num_workers=2, persistent_workers=True)
     for epoch in range(2):
         seen = 0
         for volumes, labels in loader:
