@@ -10,6 +10,8 @@ from .facts import Hits, ModuleFacts, called, dotted, mentions
 from .registry import rule
 
 PROCESS_POOLS = ("Pool", "ProcessPoolExecutor", "Process")
+# Modules whose `Process` inspects a running process and starts none (psutil.Process(pid)).
+INSPECTING = ("psutil",)
 _LOGGER = logging.Logger
 LOG_METHODS = {m.__name__ for m in (_LOGGER.debug, _LOGGER.info, _LOGGER.warning, _LOGGER.error)} | {
     m.__name__ for m in (_LOGGER.exception, _LOGGER.critical, _LOGGER.log)
@@ -28,11 +30,24 @@ def dlp015(facts: ModuleFacts) -> Hits:
     main process), or in a collate_fn or worker_init_fn: DataLoader workers are daemonic."""
     in_workers = [m for d in facts.datasets for name, m in d.methods.items() if name != "__init__"]
     in_workers += [f for f in facts.functions if f.name in facts.handed_names]
+    inspecting = _names_from(facts.tree, INSPECTING)
     for function in in_workers:
         for node in ast.walk(function):
-            name = called(node).split(".")[-1]
-            if name in PROCESS_POOLS:
-                yield node, {"what": called(node)}
+            what = called(node)
+            if what.split(".")[-1] in PROCESS_POOLS and what.split(".")[0] not in inspecting:
+                yield node, {"what": what}
+
+
+def _names_from(tree: ast.Module, modules: tuple[str, ...]) -> set[str]:
+    """The modules, and the names imported from them (`from psutil import Process`), as the module
+    calls them."""
+    names = set(modules)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] in modules:
+            names |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {a.asname or a.name for a in node.names if a.name.split(".")[0] in modules}
+    return names
 
 
 @rule(

@@ -1,7 +1,11 @@
 """DLP015: a process pool started in code that runs inside a DataLoader worker."""
 
 import multiprocessing
+import os
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import psutil
+from psutil import Process
 
 from torch.utils.data import DataLoader, Dataset
 
@@ -28,6 +32,12 @@ class Threads(Dataset):
     def __getitem__(self, index):
         with ThreadPoolExecutor(2) as pool:  # near miss: threads
             return list(pool.map(decode, range(index)))
+
+
+class Watched(Dataset):
+    def __getitem__(self, index):
+        rss = psutil.Process(os.getpid()).memory_info().rss  # near miss: psutil inspects, starts nothing
+        return index, rss, Process().pid  # near miss: the same, imported by name
 
     def __len__(self):
         return 4

@@ -23,7 +23,8 @@ class TokenIds(Dataset):
 
 
 if __name__ == "__main__":
-    loader = DataLoader(TokenIds(3_000_000), batch_size=16, shuffle=True, num_workers=2)
+    ids = TokenIds(3_000_000)
+    loader = DataLoader(ids, batch_size=16, shuffle=True, num_workers=2, persistent_workers=True)
     tokens = 0
     for epoch in range(2):
         for batch in loader:
