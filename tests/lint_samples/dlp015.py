@@ -6,7 +6,6 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import psutil
 from psutil import Process
-
 from torch.utils.data import DataLoader, Dataset
 
 
