@@ -122,13 +122,14 @@ def report(
     imports took; `quiet_s`: the seconds with no CPU used that show its processes waited)."""
     paths = judge.paths_for(launcher)
     tail = paths.tail(observed.output)
-    before = skips.cut_short(observed) or skips.still_working(observed, quiet_s)
-    if before:  # stopped by the command, or while it worked: nothing shown about the script
-        reason = before + skips.preparation(prepared_s)
+    if cut := skips.cut_short(observed):  # stopped by the command: nothing shown about the script
+        reason = cut + skips.preparation(prepared_s)
         return Report(RunResult(**base, outcome=Outcome.SKIPPED, reason=reason, output_tail=tail))
     if failed := observed.boot_failure:
         return Report(RunResult(**base, outcome=Outcome.ERROR, reason=failed, output_tail=tail))
     result = judge.result(observed, base, judging, paths)
+    if reason := skips.still_working(observed, quiet_s):  # slow here, not stuck: what it did is kept
+        return Report(skips.skipped(result, reason + skips.preparation(prepared_s)))
     if reason := skips.memory_unreadable(observed, judging):
         return Report(skips.skipped(result, reason))
     if not result.outcome.is_failure:

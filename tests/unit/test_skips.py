@@ -80,6 +80,7 @@ def test_a_run_ended_while_it_worked_is_slow_not_hung():
     working = Observation(stop=Stop.TIMEOUT, quiet_s=0.5, batches=3, duration_s=240.2, stacks={"7": HUNG_IN})
     made = _report(working).result
     assert made.outcome is Outcome.SKIPPED and made.signature == ""
+    assert made.duration_s == 240.2 and made.stacks, "what it did is kept"
     assert made.reason.startswith("not judged: 3 batches in 240 s, too slow here to finish")
     waiting = _report(Observation(stop=Stop.TIMEOUT, quiet_s=12.0, stacks={"7": HUNG_IN})).result
     assert waiting.outcome is Outcome.HANG
