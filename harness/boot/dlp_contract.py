@@ -46,6 +46,7 @@ PID_SUFFIX = ".pid"
 # The events of <pid>.events: the kind, these fields, then the time (time.time()). See dlp_probes.
 EVENT_FIELDS = {
     "worker_ready": (),
+    "worker_served": (),  # it collated its first batch (dlp_worker)
     "worker_warm": (),  # it collated its WARM_BATCHES-th batch (dlp_worker): its warm-up is over
     "rng": ("seed", "worker", "path", "hash"),
     "size": ("path", "length", "bytes"),  # bytes: about what its Python objects take (dlp_rng.held_bytes)

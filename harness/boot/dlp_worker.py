@@ -3,6 +3,7 @@
 `patch(module, record)` wraps torch's `_worker_loop` so that, in the worker, the events below are
 recorded (dlp_probes lists the lines):
     worker_ready     as the loop starts (the Dataset unpickled, before worker_init_fn)
+    worker_served    once it collated its first batch; with worker_warm, one batch's own work
     worker_warm      once it collated WARM_BATCHES batches: what a worker imports and allocates
                      as it starts serving (its first transforms, torch's allocator) is behind it
     rng, size        after torch seeded the worker and the script's worker_init_fn ran: the
@@ -111,6 +112,8 @@ class _WorkerProbe:
             self.first = False
             self._after_first_batch(digests)
         self.batches += 1
+        if self.batches == 1:
+            self.record("worker_served")
         if self.batches == WARM_BATCHES:
             self.record("worker_warm")
         return batch

@@ -236,8 +236,8 @@ def startup_wait(epochs: list[dict], first_batch: bool = False) -> tuple[float, 
     average, for their workers to start serving (started again, the Dataset sent again: the start
     method's cost), and the share that was of their time up to their last batch; None without such
     an epoch. The first batch's own work is left out (a slow sample is no start-up cost) where the
-    workers' start was recorded (`ready_s`); elsewhere, and with `first_batch`, the wait is until
-    the first batch. The workers' shutdown after the last batch is left out too: it is not a
+    workers recorded it (`startup_s`); elsewhere, and with `first_batch`, the wait is until the
+    first batch. The workers' shutdown after the last batch is left out too: it is not a
     start-up cost (and under spawn with file_system on Linux and macOS it can take 5 s a worker:
     `shutdown_wait`)."""
     later = _later_epochs(epochs)
@@ -249,9 +249,9 @@ def startup_wait(epochs: list[dict], first_batch: bool = False) -> tuple[float, 
 
 
 def _started_after(epoch: dict, first_batch: bool) -> float:
-    """Seconds the epoch waited for its workers (`ready_s`), else for its first batch."""
-    ready = epoch.get("ready_s")
-    return epoch["first_batch_s"] if first_batch or ready is None else ready
+    """Seconds the epoch waited for its workers (`startup_s`), else for its first batch."""
+    startup = epoch.get("startup_s")
+    return epoch["first_batch_s"] if first_batch or startup is None else startup
 
 
 def _later_epochs(epochs: list[dict]) -> list[dict]:
@@ -264,8 +264,8 @@ def _later_epochs(epochs: list[dict]) -> list[dict]:
 
 
 def _own_work_left_out(epochs: list[dict]) -> bool:
-    """Whether every later epoch's wait was measured to its workers' start (`ready_s`)."""
-    return all(e.get("ready_s") is not None for e in _later_epochs(epochs))
+    """Whether every later epoch's wait was measured without its first batch's own work."""
+    return all(e.get("startup_s") is not None for e in _later_epochs(epochs))
 
 
 def _iterated_before(epoch: dict, earlier: list[dict]) -> bool:
@@ -288,7 +288,7 @@ def startup_figures(epochs: list[dict], waited: tuple[float, float]) -> str:
     where it is long."""
     seconds, share = waited
     until = (
-        "for their workers to start serving (the first batch's own work left out)"
+        "for their first batch, less that batch's own work"
         if _own_work_left_out(epochs)
         else "for their first batch"
     )

@@ -94,7 +94,7 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
     the workers' shutdown); its length in batches and the soft open-file limit (None where
     unknown), which DataLoader of the process it was (`loader`: 1, 2, … in the order they were
     first iterated), the process's open file descriptors after each batch (`fds`: [batch,
-    count]), and how long until its first new worker started serving (`ready_s`)."""
+    count]), and its wait for its first batch less that batch's own work (`startup_s`)."""
     epochs: dict[str, dict] = {}
     for fields in events.get(pid, []):
         kind, at = fields[0], float(fields[-1]) - wall_started
@@ -121,23 +121,31 @@ def loader_epochs(events: dict[int, list[list[str]]], pid: int, wall_started: fl
                 epoch["first_batch_s"] = epoch["last_batch_s"]
             if len(fields) == contract.event_width("batch") and fields[3] != "-":
                 epoch["fds"].append([int(fields[2]), int(fields[3])])
-    ready = sorted(worker_ready(events, wall_started).values())
+    ready, served, warm = (_marked(events, kind, wall_started) for kind in WORKER_MARKS)
     for epoch in epochs.values():
         epoch["fds"] = _spread(epoch["fds"], FD_POINTS)
-        epoch["ready_s"] = _first_ready(epoch, ready)
+        epoch["startup_s"] = _startup(epoch, ready, served, warm)
     return list(epochs.values())
 
 
-def _first_ready(epoch: dict, ready: list[float]) -> float | None:
-    """Seconds from the epoch's start until the first of its workers started serving (a worker that
-    started between the epoch's start and its first batch): the start method's share of the wait,
-    without the first batch's own work; None where no worker started then (persistent workers,
-    none at all)."""
+WORKER_MARKS = ("worker_ready", "worker_served", "worker_warm")  # in the order _startup takes them
+
+
+def _startup(epoch: dict, ready: dict, served: dict, warm: dict) -> float | None:
+    """The epoch's wait for its first batch less one batch's own work in its new workers (those
+    that started serving between its start and its first batch): the start method's cost (worker
+    start, the Dataset sent, worker_init_fn), not a slow sample's. A worker computes its first two
+    batches back to back (prefetching), so their gap is one batch's work; a worker with one batch
+    only gives the time from its start of service to it (its worker_init_fn in it: counted out,
+    never in). None where the epoch started no worker (persistent ones) or none was marked."""
     if epoch["first_batch_s"] is None:
         return None
     start = epoch["started_s"]
-    started = [at for at in ready if start <= at <= start + epoch["first_batch_s"]]
-    return round(started[0] - start, 3) if started else None
+    new = [pid for pid, at in ready.items() if start <= at <= start + epoch["first_batch_s"]]
+    second = [warm[pid] - served[pid] for pid in new if pid in served and pid in warm]
+    first = [served[pid] - ready[pid] for pid in new if pid in served]
+    own = min(second or first, default=None)
+    return None if own is None else round(max(0.0, epoch["first_batch_s"] - own), 3)
 
 
 def _spread(points: list, most: int) -> list:
