@@ -190,8 +190,8 @@ def waiting_evidence(observed: Observation) -> str:
     if observed.stop is Stop.IDLE:
         return observed.stop_note
     seen = []
-    if observed.quiet_s is not None:
-        seen.append(f"no CPU used for {observed.quiet_s:.0f} s")
+    if observed.cpu_share is not None:
+        seen.append(f"{observed.cpu_share:.0%} of a CPU used before the stop")
     if observed.blocked:
         seen.append(f"{len(observed.blocked)} worker(s) blocked on a lock with no timeout")
     said = ", ".join(seen)

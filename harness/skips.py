@@ -24,6 +24,7 @@ from .outcomes import Outcome
 from .profiles import Profile
 from .results import RunResult
 from .run import confine
+from .run.idleness import WAITING_CPU_S_PER_S
 from .run.launch.base import Fault
 from .run.memory import largest_growth
 from .run.observation import Observation, Stop
@@ -68,18 +69,19 @@ def cut_short(observed: Observation) -> str:
     return observed.stop_note if observed.stop is Stop.DEADLINE else ""
 
 
-def still_working(observed: Observation, quiet_s: float) -> str:
+def still_working(observed: Observation, window_s: float) -> str:
     """Why a run stopped as hung (a stall, the timeout) shows nothing: its processes were still
-    using the CPU, and no worker was blocked for good; "" where they were seen waiting."""
-    if not observed.stop.hung or observed.waited(quiet_s):
+    using the CPU over the last `window_s`, and no worker was blocked for good; "" where they were
+    seen waiting."""
+    if not observed.stop.hung or observed.waited(WAITING_CPU_S_PER_S):
         return ""
     ended = "its timeout" if observed.stop is Stop.TIMEOUT else f"a stall ({observed.stop_note})"
-    last = "not read" if observed.quiet_s is None else f"{observed.quiet_s:g} s before it"
+    used = "not read" if observed.cpu_share is None else f"{observed.cpu_share:.0%} of a CPU"
     return (
         f"not judged: {observed.batches} batches in {observed.duration_s:.0f} s, too slow here to "
-        f"finish: its processes were still working when {ended} ended it (last CPU use: {last}; "
-        f"a hang needs them seen waiting: no CPU used for {quiet_s:g} s, or a worker blocked "
-        "for good)"
+        f"finish: its processes were still working when {ended} ended it (over its last "
+        f"{window_s:g} s: {used}; a hang needs them seen waiting, under {WAITING_CPU_S_PER_S:.0%}, "
+        "or a worker blocked for good)"
     )
 
 

@@ -119,7 +119,7 @@ def report(
     """The verdict on a finished run (`base`: its labels, profile and emulation; `judging`: the case
     whose thresholds judge a run that exited 0; `launcher`: its way of running, which says where it
     failed by itself; `retried`: this is the run made again; `prepared_s`: what preparing its
-    imports took; `quiet_s`: the seconds with no CPU used that show its processes waited)."""
+    imports took; `quiet_s`: the window over which its CPU share shows whether its processes waited)."""
     paths = judge.paths_for(launcher)
     tail = paths.tail(observed.output)
     if cut := skips.cut_short(observed):  # stopped by the command: nothing shown about the script

@@ -18,6 +18,10 @@ from pathlib import Path
 import psutil
 
 IDLE_CPU_S_PER_S = 0.02  # CPU seconds per second, all processes together, below which a run is idle
+# Over a window, the CPU share below which a run waits rather than works: a waiting run wakes now and
+# then (the DataLoader checks its workers every 5 s, the stack trigger's thread polls a file), a
+# working one keeps a CPU busy.
+WAITING_CPU_S_PER_S = 0.1
 # The futex syscall's number, by machine; FUTEX_WAIT (0) and FUTEX_WAIT_BITSET (9) are waits.
 FUTEX_SYSCALL = {"x86_64": 202, "aarch64": 98, "arm64": 98}.get(platform.machine())
 FUTEX_WAITS = (0, 9)
@@ -48,12 +52,22 @@ def blocked_for_good(pid: int) -> bool | None:
 
 
 class CpuWatch:
-    """Follows the CPU time used by a run's processes: when it last used the CPU."""
+    """Follows the CPU time used by a run's processes: when it last used the CPU, and how much it
+    used over a recent window."""
 
     def __init__(self, started: float) -> None:
+        self.started = started
         self.last_busy = started  # time.monotonic() of the last poll that saw CPU use
         self._times: dict[int, float] = {}
         self._polled: float | None = None
+        self._used: list[tuple[float, float]] = []  # (poll time, CPU seconds used since the last)
+
+    def share(self, now: float, window_s: float) -> float | None:
+        """CPU seconds a second all its processes used over the last `window_s` (None before the
+        run lasted that long): a waiting run's is near 0, a working one's near a CPU or more."""
+        if now - self.started < window_s:
+            return None
+        return sum(used for at, used in self._used if at > now - window_s) / window_s
 
     def poll(self, tree: list[psutil.Process], now: float) -> None:
         times = {}
@@ -65,4 +79,8 @@ class CpuWatch:
         used = sum(t - self._times.get(pid, t) for pid, t in times.items())
         if self._polled is None or appeared or used > IDLE_CPU_S_PER_S * (now - self._polled):
             self.last_busy = now
+        self._used = [(at, u) for at, u in self._used if at > now - EVIDENCE_KEPT_S] + [(now, used)]
         self._times, self._polled = times, now
+
+
+EVIDENCE_KEPT_S = 30.0  # how far back the CPU used is kept for `share`

@@ -59,7 +59,7 @@ class Observation:
     root_pid: int | None = None  # the script's own process
     batches: int = 0  # batches its main process received from its loaders
     # Stopped while it may be stuck (Stop.hung): what shows whether its processes waited or worked.
-    quiet_s: float | None = None  # seconds before the stop in which its processes used no CPU
+    cpu_share: float | None = None  # CPU seconds a second its processes used just before the stop
     blocked: list[int] = field(default_factory=list)  # its workers blocked for good (a lock, no timeout)
     machine_oom_kills: int | None = None  # the machine's OOM kills while it ran (None: unreadable)
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
@@ -71,12 +71,13 @@ class Observation:
     def timed_out(self) -> bool:
         return self.stop.hung
 
-    def waited(self, quiet_s: float) -> bool:
-        """Stopped as hung with evidence that it waits: its processes used no CPU for `quiet_s`
-        before the stop, or a worker was blocked for good; no evidence gathered, no hang."""
+    def waited(self, waiting_share: float) -> bool:
+        """Stopped as hung with evidence that it waits: its processes used less than
+        `waiting_share` CPU seconds a second just before the stop, or a worker was blocked for
+        good; no evidence gathered, no hang."""
         if self.stop is Stop.IDLE or self.blocked:
             return True
-        return self.quiet_s is not None and self.quiet_s >= quiet_s
+        return self.cpu_share is not None and self.cpu_share < waiting_share
 
     @property
     def signal(self) -> str | None:

@@ -277,7 +277,7 @@ def _progress_says(run: _Run, settings: RunSettings, now: float) -> Stop | None:
     if _sampled_enough(run, settings, now):
         return Stop.BATCHES
     stalled = settings.stall_s is not None and now - run.progress.last_progress > _stall_limit(settings)
-    if stalled and run.progress.iterating and now - run.cpu.last_busy >= settings.quiet_s:
+    if stalled and run.progress.iterating and _waits(run, settings, now):
         return Stop.STALL  # no batch, and its processes wait: a slow loader that works is given its time
     return Stop.IDLE if _idle_for_good(run, settings, now) else None
 
@@ -299,6 +299,12 @@ def _sampled_enough(run: _Run, settings: RunSettings, now: float) -> bool:
     if progress.batches - 1 < settings.sample_batches:
         return False
     return run.monitor.fewest_worker_samples() >= settings.sample_memory
+
+
+def _waits(run: _Run, settings: RunSettings, now: float) -> bool:
+    """Its processes used almost no CPU over the last `quiet_s`: they wait, they do not work."""
+    share = run.cpu.share(now, settings.quiet_s)
+    return share is not None and share < idleness.WAITING_CPU_S_PER_S
 
 
 def _time_left_for(run: _Run, settings: RunSettings) -> float:
@@ -344,8 +350,9 @@ def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     elif stop is not Stop.EXITED:
         tree = run.processes()
         run.shared.poll([p.pid for p in tree], force=True)
-        if stop.hung:  # what shows that it waits: no CPU used lately, workers blocked for good
-            observation.quiet_s = round(time.monotonic() - run.cpu.last_busy, 1)
+        if stop.hung:  # what shows that it waits: little CPU used lately, workers blocked for good
+            share = run.cpu.share(time.monotonic(), settings.quiet_s)
+            observation.cpu_share = None if share is None else round(share, 3)
             observation.blocked = _blocked_workers(run, tree)
         if stop.takes_stacks:
             own = _script_processes(run, tree)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 # The one default of each setting that has one (a case, a command line or a test overrides it).
 IDLE_S = 4.0  # seconds with no CPU use and no batch that make a hang (with a blocked worker)
-# Seconds with no CPU used by the run's processes that show it waits rather than works: a stall or
-# a timeout is a hang only with this (or a worker blocked for good) as evidence; where `idle_s` is
-# shorter, that.
+# The window over which the run's processes' CPU share shows that it waits rather than works
+# (idleness.WAITING_CPU_S_PER_S): a stall or a timeout is a hang only with this (or a worker
+# blocked for good) as evidence; where `idle_s` or half the timeout is shorter, that.
 QUIET_S = IDLE_S
 # A run whose window waits for a later epoch (`later_epoch`) is stopped this long before its
 # timeout or the command's deadline: time to take its stacks and end it, so that it is judged.
@@ -80,8 +80,9 @@ class RunSettings:
 
     @property
     def quiet_s(self) -> float:
-        """Seconds with no CPU used that show the run's processes wait (QUIET_S)."""
-        return min(QUIET_S, self.idle_s) if self.idle_s else QUIET_S
+        """The window over which a run's CPU share shows whether its processes wait (QUIET_S, or
+        `idle_s` where shorter; no more than half its timeout, so that a short run has one)."""
+        return min(QUIET_S, self.idle_s or QUIET_S, self.timeout_s / 2)
 
     @property
     def watches_progress(self) -> bool:

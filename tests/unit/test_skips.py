@@ -68,7 +68,7 @@ def test_wine_gaps_and_missing_modules_are_said_at_once():
 
 def test_a_hang_is_never_a_missing_module():
     launcher = wine.WineLauncher("windows")
-    hung = Observation(stop=Stop.TIMEOUT, quiet_s=30.0, stacks={"7": HUNG_IN}, output=f"{MISSING}\n")
+    hung = Observation(stop=Stop.TIMEOUT, cpu_share=0.0, stacks={"7": HUNG_IN}, output=f"{MISSING}\n")
     made = _report(hung, launcher)
     assert made.result.outcome is Outcome.HANG and not made.again
     assert _report(Observation(returncode=0, output=UNIMPLEMENTED), launcher).result.outcome is Outcome.OK
@@ -77,15 +77,22 @@ def test_a_hang_is_never_a_missing_module():
 def test_a_run_ended_while_it_worked_is_slow_not_hung():
     """The timeout came while its processes used the CPU, and no worker was blocked: not judged,
     with the batches and seconds it got; seen waiting (no CPU used, or a worker blocked), a hang."""
-    working = Observation(stop=Stop.TIMEOUT, quiet_s=0.5, batches=3, duration_s=240.2, stacks={"7": HUNG_IN})
+    working = Observation(
+        stop=Stop.TIMEOUT, cpu_share=0.9, batches=3, duration_s=240.2, stacks={"7": HUNG_IN}
+    )
     made = _report(working).result
     assert made.outcome is Outcome.SKIPPED and made.signature == ""
     assert made.duration_s == 240.2 and made.stacks, "what it did is kept"
     assert made.reason.startswith("not judged: 3 batches in 240 s, too slow here to finish")
-    waiting = _report(Observation(stop=Stop.TIMEOUT, quiet_s=12.0, stacks={"7": HUNG_IN})).result
+    waiting = _report(Observation(stop=Stop.TIMEOUT, cpu_share=0.003, stacks={"7": HUNG_IN})).result
     assert waiting.outcome is Outcome.HANG
-    assert waiting.signature == "hang: 1 process(es) in __getitem__ (train.py:9); no CPU used for 12 s"
-    blocked = _report(Observation(stop=Stop.TIMEOUT, quiet_s=0.5, blocked=[7], stacks={"7": HUNG_IN})).result
+    assert (
+        waiting.signature
+        == "hang: 1 process(es) in __getitem__ (train.py:9); 0% of a CPU used before the stop"
+    )
+    blocked = _report(
+        Observation(stop=Stop.TIMEOUT, cpu_share=0.9, blocked=[7], stacks={"7": HUNG_IN})
+    ).result
     assert blocked.outcome is Outcome.HANG and "1 worker(s) blocked on a lock" in blocked.signature
     unread = _report(Observation(stop=Stop.STALL, stop_note="no batch for 30 s")).result
     assert unread.outcome is Outcome.SKIPPED, "no evidence of waiting gathered: no hang"
