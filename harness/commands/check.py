@@ -264,16 +264,21 @@ def _print_check(console: Console, results, findings, found) -> None:
             "(reasons above); only the static checks speak.[/]"
         )
     elif not failing and all(d.status in (FINE, UNJUDGED) for d in found):
+        unmeasured = sum(d.status == UNJUDGED for d in found)
         console.print(
             f"[bold green]No pitfall found: the script ran under {', '.join(judged)}.[/]"
             + ("" if len(judged) == len(results) else " The other profiles were not judged (above).")
+            + (f" {unmeasured} risk(s) not measured here (above)." if unmeasured else "")
         )
 
 
 HEADINGS = {
     PITFALL: "[bold red]Known pitfall(s) found: {}[/]",
     RISK: "[bold yellow]Risk(s): {} static finding(s) that no run could confirm or refute[/]",
-    UNJUDGED: "[bold]Not judged here: {} static finding(s) whose measurement these runs could not make[/]",
+    UNJUDGED: (
+        "[bold yellow]Risk(s), not measured here: {} static finding(s) whose measurement these runs "
+        "could not make (they do not fail the check)[/]"
+    ),
     FINE: "[bold green]Checked, and fine here: {} static finding(s) that the runs refuted[/]",
 }
 
@@ -294,7 +299,7 @@ def _print_diagnosis(console: Console, diagnosis) -> None:
     if diagnosis.versions:
         console.print(f"    Python versions: {escape(diagnosis.versions)}", soft_wrap=True)
     if diagnosis.status != PITFALL:
-        label = {FINE: "checked", UNJUDGED: "not measured"}.get(diagnosis.status, "not confirmed")
+        label = {FINE: "checked", UNJUDGED: "risk, not measured"}.get(diagnosis.status, "not confirmed")
         console.print(f"    {label}: {escape(diagnosis.why)}", soft_wrap=True)
         if diagnosis.status == FINE:
             return

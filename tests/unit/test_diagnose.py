@@ -69,6 +69,22 @@ def test_a_wrong_result_confirms_a_lint_finding_and_alone_names_nothing():
     suspected = {d.case.name: d for d in diagnose(list(CASES.values()), clean, findings)}[case.name]
     assert suspected.status == UNJUDGED, "runs without an assert or a logged record prove nothing"
     assert "no DataLoader worker logged a record" in suspected.why
+    printed = _printed_check(clean, findings, [suspected])
+    assert "Risk(s), not measured here: 1 static finding" in printed, printed
+    assert "risk, not measured: no DataLoader worker logged a record" in printed, "never reads as measured"
+    assert "1 risk(s) not measured here (above)" in printed, printed
+
+
+def _printed_check(results, findings, found) -> str:
+    import io
+
+    from rich.console import Console
+
+    from harness.commands.check import _print_check
+
+    console = Console(file=io.StringIO(), width=400)
+    _print_check(console, results, findings, found)
+    return console.file.getvalue()
 
 
 def test_check_json_lists_every_finding_with_its_status_and_pitfalls_alone_in_the_old_key():
