@@ -256,6 +256,8 @@ def _print_check(console: Console, results, findings, found) -> None:
         console.print("[yellow]No known pitfall matches what the runs showed.[/] The causes as observed:")
         for result in failing:
             console.print(f"  {result.profile}: {result.outcome}: {escape(result.signature)}", soft_wrap=True)
+            if result.native_stacks_note:  # a hang's mechanism shows in its native stacks
+                console.print(f"    {escape(result.native_stacks_note)}", soft_wrap=True)
             outcome_table.print_output_end(console, result, indent=4)
     judged = [r.profile for r in results if r.outcome.was_judged]
     if not judged:

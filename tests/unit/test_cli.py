@@ -4,6 +4,7 @@ light start (no torch, no numpy) for the commands that run no code."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 import subprocess
 import sys
@@ -197,6 +198,16 @@ def test_causes_and_leftovers_are_printed_as_text_not_markup():
     check._print_check(console, [result], [], [])
     printed = console.file.getvalue()
     assert printed.count(odd) >= 6, printed
+
+
+def test_check_says_why_a_hang_without_native_stacks_names_no_case():
+    console = Console(file=io.StringIO(), width=300)
+    note = "native stacks not available: py-spy is not installed (pip install py-spy)"
+    hang = RunResult(case="c", variant="v", profile="linux", outcome=Outcome.HANG, signature="hang: …")
+    check._print_check(console, [hang], [], [])
+    assert note not in console.file.getvalue()
+    check._print_check(console, [dataclasses.replace(hang, native_stacks_note=note)], [], [])
+    assert note in console.file.getvalue(), "the user learns what would show the mechanism"
 
 
 def test_run_says_how_much_time_is_left_from_the_pace_so_far():
