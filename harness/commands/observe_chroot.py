@@ -26,6 +26,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.markup import escape
 
+from ..run import mount_namespace
 from . import EXIT_FAILED, EXIT_OK
 from .arguments import EXIT_USAGE
 
@@ -208,13 +209,7 @@ def _inside(root: Path, command: list[str], capture: bool = True, accept=(0,)) -
     """`command` in the chroot, in a mount namespace of its own: /proc, /sys and /dev (with
     /dev/shm, for multiprocessing) mounted, the network's name servers and this machine's trust
     store given, a clean environment."""
-    mounts = [
-        f"mount --bind {root} {root}",  # the chroot's / a mount point: case 16's unshare inside needs one
-        f"mount -t proc proc {root}/proc",
-        f"mount --rbind /sys {root}/sys",
-        f"mount --rbind /dev {root}/dev",
-        f"cp /etc/resolv.conf {root}/etc/resolv.conf",
-    ]
+    mounts = [*mount_namespace.root_mounts(root), f"cp /etc/resolv.conf {root}/etc/resolv.conf"]
     env = ["env", "-i", "HOME=/root", "PATH=/usr/local/bin:/usr/bin:/bin", "LANG=C.UTF-8",
            "PIP_DISABLE_PIP_VERSION_CHECK=1"]  # fmt: skip
     if Path(HOST_CA).is_file():
@@ -222,10 +217,5 @@ def _inside(root: Path, command: list[str], capture: bool = True, accept=(0,)) -
             f"touch {root}/etc/ssl/host-ca.crt && mount --bind -o ro {HOST_CA} {root}/etc/ssl/host-ca.crt"
         )
         env.append("PIP_CERT=/etc/ssl/host-ca.crt")
-    inner = " && ".join([*mounts, shlex.join(["chroot", str(root), *env, *command])])
-    return _run(
-        ["unshare", "--mount", "--propagation", "private", "sh", "-c", inner],
-        shlex.join(command),
-        capture,
-        accept,
-    )
+    entered = mount_namespace.entered(mounts, shlex.join(["chroot", str(root), *env, *command]))
+    return _run(entered, shlex.join(command), capture, accept)

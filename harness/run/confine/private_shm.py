@@ -1,9 +1,9 @@
 """A run inside a private mount namespace whose /dev/shm is a tmpfs of a given size, as in a Docker
 container (64 MB unless `--shm-size` says otherwise).
 
-`unshare --mount` (as root) or `unshare --user --map-root-user --mount` (where user namespaces are
-enabled) gives the run its own mount table; a shell mounts the small tmpfs on /dev/shm and execs the
-script's interpreter in the same process, so the run's pid, session and process tree are unchanged.
+The run enters a mount namespace of its own (harness/run/mount_namespace.py; as a user who is not
+root, in a user namespace too, where they are enabled), where a shell mounts the small tmpfs on
+/dev/shm and execs the script's interpreter: the run's pid, session and process tree are unchanged.
 The tmpfs, and anything left in it, goes with the namespace when the run's last process ends.
 """
 
@@ -15,19 +15,16 @@ import platform
 import shutil
 import subprocess
 
+from .. import mount_namespace
 from .base import Confined, Confinement
 
-_MOUNT_THEN_EXEC = 'mount -t tmpfs -o size="$DLP_SHM_SIZE" tmpfs /dev/shm && exec "$0" "$@"'
-
-
-def _unshare() -> list[str]:
-    own_user = [] if os.geteuid() == 0 else ["--user", "--map-root-user"]
-    return ["unshare", *own_user, "--mount", "--propagation", "private"]
+_MOUNT = 'mount -t tmpfs -o size="$DLP_SHM_SIZE" tmpfs /dev/shm'
 
 
 def wrap(command: list[str], size_mb: float) -> tuple[list[str], dict[str, str]]:
     """The command that runs `command` with a /dev/shm of `size_mb`, and the variable it reads."""
-    return [*_unshare(), "sh", "-c", _MOUNT_THEN_EXEC, *command], {"DLP_SHM_SIZE": f"{int(size_mb)}m"}
+    entered = mount_namespace.entered([_MOUNT], mount_namespace.EXEC_ARGUMENTS, command, own_user=True)
+    return entered, {"DLP_SHM_SIZE": f"{int(size_mb)}m"}
 
 
 @functools.cache

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ... import environment
+from .. import mount_namespace
 from .base import BOOT_DIR, CHROOT, Fault, Launched, Launcher, module_lacking
 from .native import CHECK_CODE, NativeRun
 
@@ -77,19 +78,13 @@ class ChrootLauncher(Launcher):
     def entered(self, command: list[str], bound: list[Path], cwd: Path | None = None) -> list[str]:
         """`command` (its first word a path in the root) run in the root, in `cwd` (chroot itself
         goes to /), with `bound` folders seen there at their own paths."""
-        root = shlex.quote(str(self.root))
-        mounts = [
-            f"mount --bind {root} {root}",  # the root a mount point: a script's own unshare needs one
-            f"mount -t proc proc {root}/proc",
-            f"mount --rbind /sys {root}/sys",
-            f"mount --rbind /dev {root}/dev",
-        ]
+        mounts = mount_namespace.root_mounts(self.root)
         for folder in dict.fromkeys(str(Path(b).resolve()) for b in bound):
             inside = shlex.quote(f"{self.root}{folder}")
             mounts.append(f"mkdir -p {inside} && mount --bind {shlex.quote(folder)} {inside}")
-        inner = " && ".join([*mounts, f'exec chroot {root} "$0" "$@"'])
         in_folder = ["/usr/bin/env", f"--chdir={cwd}"] if cwd is not None else []
-        return ["unshare", "--mount", "--propagation", "private", "sh", "-c", inner, *in_folder, *command]
+        then = f"exec chroot {shlex.quote(str(self.root))} {mount_namespace.ARGUMENTS}"
+        return mount_namespace.entered(mounts, then, [*in_folder, *command])
 
     @functools.cache  # noqa: B019  (one root per launcher; asked for every run)
     def _described(self) -> dict:
