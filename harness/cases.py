@@ -12,6 +12,7 @@ from .measurements import MEASURES
 from .outcomes import Outcome
 from .profiles import PROFILE_NAMES, START_METHODS, Profile
 from .recognition import Pattern, Recognition
+from .run import confine
 from .run.needs import KNOWN as KNOWN_NEEDS
 from .run.settings import RunSettings
 
@@ -32,8 +33,7 @@ TOP_LEVEL_KEYS = (
     "needs",
     "stdin",
     "memory_limit_mb",
-    "dev_shm_mb",
-    "memory_cgroup_mb",
+    *(way.setting for way in confine.ORDER),
     "memory",
     "timing",
     "diagnose",
@@ -81,8 +81,9 @@ class Case:
     via_stdin: bool = False  # the scripts are fed on standard input, as in a notebook (stdin = true)
     slow_startup_share: float | None = None  # [timing]: a larger start-up share is slow
     recognition: Recognition | None = None  # [diagnose]: how `check` recognises it
-    dev_shm_mb: float | None = None  # its runs get a /dev/shm of this size, as in a container
-    memory_cgroup_mb: float | None = None  # its runs get a memory limit of this size, as in a container
+    # What its runs are confined to, as a container confines them ({setting: size}: a setting of
+    # harness/run/confine/, its key in case.toml)
+    confined: dict[str, float] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -98,14 +99,13 @@ class Case:
         return self.expect[(variant, names[0])]
 
     def settings(self, **overrides) -> RunSettings:
-        """How its scripts are run: its timeout, memory limit and sampling, stdin, the size of its
-        /dev/shm; every other setting at its one default (harness/run/settings.py). `overrides`
+        """How its scripts are run: its timeout, memory limit and sampling, stdin, what its runs are
+        confined to; every other setting at its one default (harness/run/settings.py). `overrides`
         (RunSettings fields, as the command line gives them) replace any of these."""
         own = {"memory_limit_mb": self.memory_limit_mb} if self.memory_limit_mb is not None else {}
         settings = RunSettings(
             timeout_s=self.timeout,
-            dev_shm_mb=self.dev_shm_mb,
-            memory_cgroup_mb=self.memory_cgroup_mb,
+            confined=self.confined,
             via_stdin=self.via_stdin,
             memory_interval_s=self.memory_interval_s,
             **own,
@@ -286,15 +286,23 @@ def _positive_number(table: dict, key: str, where: str) -> float:
     return float(value)
 
 
+def _size(data: dict, way: confine.Confinement, where: str) -> float:
+    """The size a case asks of a confinement: positive, and whole where it counts something."""
+    size = _positive_number(data, way.setting, where)
+    if way.whole and size != int(size):
+        raise CaseError(f"{where}: '{way.setting}' must be a whole number, not {size:g}")
+    return size
+
+
 def _memory(data: dict, where: str) -> dict:
-    """The optional measurement settings: a run's memory limit, the [memory] table for leak
-    cases, the [timing] table for start-up cost cases."""
+    """The optional measurement settings: a run's memory limit, what its runs are confined to, the
+    [memory] table for leak cases, the [timing] table for start-up cost cases."""
     settings: dict = {}
     if "memory_limit_mb" in data:
         settings["memory_limit_mb"] = _positive_number(data, "memory_limit_mb", where)
-    for key in ("dev_shm_mb", "memory_cgroup_mb"):
-        if key in data:
-            settings[key] = _positive_number(data, key, where)
+    settings["confined"] = {
+        way.setting: _size(data, way, where) for way in confine.ORDER if way.setting in data
+    }
     if "timing" in data:
         table = _require(data, "timing", dict, where)
         _known_keys(table, ("slow_startup_share",), f"{where} [timing]")

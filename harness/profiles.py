@@ -59,6 +59,9 @@ class Profile:
     baseline: bool = False
     platform_name: str = ""  # how a sentence names its platform (default: its system's name)
     shown_in: tuple[str, ...] = ()  # the site's selections it belongs to: "causes", "memory plot"
+    # What the platform confines every process to by default, as (setting, size) pairs of
+    # harness/run/confine/; a run that sets one itself keeps its own.
+    confined: tuple[tuple[str, float], ...] = ()
 
     @property
     def platform(self) -> str:

@@ -53,7 +53,7 @@ def reach(
     variant) name the run in its result.
     """
     profile = profiles.resolve(profile)
-    settings = profile.launcher.settings(settings, timeout_given)
+    settings = profile.launcher.settings(settings.confined_by_default(dict(profile.confined)), timeout_given)
     base = dict(
         labels,
         profile=profile.name,

@@ -16,6 +16,7 @@ from rich.markup import escape
 from ..diagnose import FINE, PITFALL, RISK, UNJUDGED
 from ..links import case_page
 from ..outcomes import Outcome
+from ..run import confine
 from . import EXIT_FAILED, EXIT_NOT_JUDGED, EXIT_OK, arguments
 from .lint import add_rule_choice, chosen_rules, lint
 
@@ -90,19 +91,14 @@ def add_parser(subparsers) -> None:
         f"not judged (default {DEFAULT_CHECK_DEADLINE_S:g}; at least --timeout + {DEADLINE_MARGIN_S:g})",
     )
     arguments.add_idle(parser)
-    parser.add_argument(
-        "--shm-mb",
-        type=arguments.positive_number,
-        metavar="MB",
-        help="run with a /dev/shm of this size, as in a container (Docker's default: 64); Linux only",
-    )
-    parser.add_argument(
-        "--memory-mb",
-        type=arguments.positive_number,
-        metavar="MB",
-        help="run under a memory limit of this size that the kernel enforces, as a container's "
-        "--memory or a job's memory request does; Linux, as root",
-    )
+    for way in confine.ORDER:  # what a container or job confines a run to
+        parser.add_argument(
+            way.option,
+            type=arguments.count if way.whole else arguments.positive_number,
+            metavar=way.metavar,
+            dest=way.setting,
+            help=way.help,
+        )
     arguments.add_jobs(parser, per_profile=True)
     add_rule_choice(parser)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -130,8 +126,7 @@ def handle(args: argparse.Namespace, console: Console) -> int:
         sample_limit_s=SAMPLE_LIMIT_S,
         later_epoch=any(f.code in LATER_EPOCH_RULES for f in findings),
         stall_s=args.stall,
-        dev_shm_mb=args.shm_mb,
-        memory_cgroup_mb=args.memory_mb,
+        confined=_confined(args),
         deadline=started + deadline_s(args),
         **arguments.overrides(args),
     )
@@ -188,13 +183,14 @@ def _plan(args, settings) -> str:
         f"Checking {escape(str(args.path))} under {', '.join(p.name for p in args.profiles)}: {stop}; "
         f"{_idle(settings.idle_s)}after "
         f"{args.stall:g} s without a batch (timeout {args.timeout:g} s; the whole check within "
-        f"{deadline_s(args):g} s); each run in a working and temporary directory of its own{_shm(args)}"
+        f"{deadline_s(args):g} s); each run in a working and temporary directory of its own"
+        + confine.said(settings)
     )
 
 
-def _shm(args) -> str:
-    shm = "" if args.shm_mb is None else f", with a /dev/shm of {args.shm_mb:g} MB"
-    return shm + ("" if args.memory_mb is None else f", under a memory limit of {args.memory_mb:g} MB")
+def _confined(args) -> dict[str, float]:
+    """What the command line confines each run to ({setting: size})."""
+    return {way.setting: size for way in confine.ORDER if (size := getattr(args, way.setting)) is not None}
 
 
 def _idle(idle_s: float | None) -> str:

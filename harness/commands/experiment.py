@@ -63,7 +63,8 @@ def _run(console: Console, experiment, args: argparse.Namespace) -> bool:
     by_label = {run.label: run for run in experiment.runs}
 
     def observe(run):
-        settings = RunSettings(timeout_s=run.timeout_s, args=run.args, memory_cgroup_mb=run.memory_mb)
+        confined = {"memory_cgroup_mb": run.memory_mb} if run.memory_mb else {}
+        settings = RunSettings(timeout_s=run.timeout_s, args=run.args, confined=confined)
         with tempfile.TemporaryDirectory(prefix="dlp-experiment-") as folder:
             script = run.edited(Path(folder))
             return verdict.reach(script, run.profile, settings, case=experiment.name, variant=run.label)

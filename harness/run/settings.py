@@ -3,7 +3,8 @@ passed whole."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 # The one default of each setting that has one (a case, a command line or a test overrides it).
@@ -30,11 +31,11 @@ class RunSettings:
     calls it hung when, once iterating, no batch came for that long, stretched by the machine's
     load (a machine with twice as many runnable processes as CPUs gives twice as long). `idle_s` calls it
     hung sooner: the main process waits for a batch, no process of the run used the CPU for that
-    long, and a worker is blocked for good (harness/run/idleness.py); None: never. `dev_shm_mb` gives
-    the run a /dev/shm of that size, as a Docker container has (64 MB by default); `memory_cgroup_mb`
-    a memory limit that the kernel enforces, as a container's `--memory` does. `cwd`: the folder
-    the script runs in, kept as it is (default: a new one of its own, removed after the run), for
-    a test that runs a script again where it ran before.
+    long, and a worker is blocked for good (harness/run/idleness.py); None: never. `confined`: what
+    the run is confined to, as a container or job confines a script ({setting: size}, each setting
+    declared by a confinement of harness/run/confine/). `cwd`: the folder the script runs in, kept as
+    it is (default: a new one of its own, removed after the run), for a test that runs a script
+    again where it ran before.
     """
 
     timeout_s: float
@@ -57,9 +58,7 @@ class RunSettings:
     stall_s: float | None = None
     idle_s: float | None = IDLE_S
     process_limit: int = PROCESS_LIMIT
-    # Confinements (harness/run/confine/): a private /dev/shm, a memory cgroup, of this size.
-    dev_shm_mb: float | None = None
-    memory_cgroup_mb: float | None = None
+    confined: Mapping[str, float] = field(default_factory=dict)
     cwd: Path | None = None
     # time.monotonic() by which every run of a command must be over, preparation included (check's
     # --deadline): a run still going then is stopped and not judged (Stop.DEADLINE); None: none.
@@ -75,8 +74,13 @@ class RunSettings:
             "idle_s": self.idle_s,
             "stall_s": self.stall_s,
             "memory_limit_mb": self.memory_limit_mb,
-            **({"memory_cgroup_mb": self.memory_cgroup_mb} if self.memory_cgroup_mb else {}),
+            **self.confined,
         }
+
+    def confined_by_default(self, defaults: Mapping[str, float]) -> RunSettings:
+        """These settings with the confinements of `defaults` (a profile's: what the platform it
+        stands for imposes) that they do not set themselves."""
+        return replace(self, confined={**defaults, **self.confined})
 
     @property
     def quiet_s(self) -> float:

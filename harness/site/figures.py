@@ -260,9 +260,10 @@ def _sample_digests(run: RunResult) -> dict[str, str]:
 
 
 def _setting(args: dict, sources: Sources, name: str) -> float:
-    """The one value of case.toml's `name` in the cases that `case=` names."""
+    """The one value of case.toml's `name` in the cases that `case=` names (a confinement's size
+    too)."""
     names = {_case_name(c, sources) for c in args.get("case", "").split(",") if c}
-    values = {getattr(c, name) for c in sources.cases if c.name in names}
+    values = {c.confined.get(name, getattr(c, name, None)) for c in sources.cases if c.name in names}
     if len(values) != 1 or None in values:
         raise FigureError(f"the cases' {name} differ or none is named: {sorted(map(str, values))}")
     return values.pop()

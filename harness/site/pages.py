@@ -12,7 +12,7 @@ from ..outcome_table import SIGNATURE_WIDTH
 from ..outcomes import Outcome
 from ..profiles import PROFILES
 from ..results import RunResult
-from ..run import needs
+from ..run import confine, needs
 from . import badges, how_words, windows_seen, wording
 from .columns import Column
 from .results_data import Recorded
@@ -184,40 +184,22 @@ def exercise(case: Case, repo_url: str | None = None) -> str:
     number = case.number
     copy = f"my_{number}.py"
     stdin = "--stdin " if case.via_stdin else ""
-    shm = f"--shm-mb {case.dev_shm_mb:g} " if case.dev_shm_mb else ""
-    shm += f"--memory-mb {case.memory_cgroup_mb:g} " if case.memory_cgroup_mb else ""
+    sizes = case.confined
+    confined = [(way, f"{sizes[way.setting]:g}") for way in confine.ORDER if way.setting in sizes]
+    options = "".join(f"{way.option} {size} " for way, size in confined)
     commands = [
         *_get_the_code(repo_url),
         (f"pipx run nox -s reproduce -- {number}", t("watch broken.py fail, as above")),
         (f"cp {_folder(case)}/broken.py {copy}", t("your copy: edit it")),
         (
-            f"pipx run nox -s check -- {stdin}{shm}--full {copy}",
+            f"pipx run nox -s check -- {stdin}{options}--full {copy}",
             t("runs it under every profile, to its end, and lints it"),
         ),
     ]
     notes = [_unset(repo_url).strip()] if not repo_url else []
     if case.via_stdin:
         notes.append(t("The case runs as a notebook does, so `check` reads the code on standard input."))
-    if case.dev_shm_mb:
-        notes.append(
-            t(
-                (
-                    "`--shm-mb {mb}` gives the runs a {mb} MB `/dev/shm`, as in a Docker container "
-                    "(Linux only)."
-                ),
-                mb=f"{case.dev_shm_mb:g}",
-            )
-        )
-    if case.memory_cgroup_mb:
-        notes.append(
-            t(
-                (
-                    "`--memory-mb {mb}` runs every process of each run under a {mb} MB memory limit "
-                    "that the kernel enforces, as a container's `--memory` does (Linux, as root)."
-                ),
-                mb=f"{case.memory_cgroup_mb:g}",
-            )
-        )
+    notes += [t(way.exercise, size=size) for way, size in confined]
     if needs.CUDA in case.needs:
         notes.append(t("This case needs a CUDA GPU: without one, its runs are `skipped`, not judged."))
     extra = "".join(f"{note}\n\n" for note in notes)

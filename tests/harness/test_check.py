@@ -166,7 +166,7 @@ def test_a_small_dev_shm_is_recognised_only_where_check_imposes_it():
     from harness.run.settings import RunSettings
 
     linux = PROFILES["linux"]
-    if reason := confine.unavailable(RunSettings(1, dev_shm_mb=64), linux.system, linux.title):
+    if reason := confine.unavailable(RunSettings(1, confined={"dev_shm_mb": 64}), linux.system, linux.title):
         pytest.skip(reason)
     script = "cases/16_dev_shm_too_small/broken.py"
     roomy = json.loads(harness("check", script, "--profile", "linux", "--json").stdout)

@@ -44,7 +44,7 @@ def _own_leftovers() -> list:
 
 
 def _needs_cgroups() -> None:
-    asked = RunSettings(timeout_s=1, memory_cgroup_mb=64)
+    asked = RunSettings(timeout_s=1, confined={"memory_cgroup_mb": 64})
     reason = confine.unavailable(asked, PROFILES["linux"].system, PROFILES["linux"].title)
     if reason:
         pytest.skip(reason)
@@ -52,7 +52,7 @@ def _needs_cgroups() -> None:
 
 def _reach(script, mb: int, limit_mb: float):
     return verdict.reach(
-        script, "linux", RunSettings(timeout_s=60, memory_cgroup_mb=limit_mb, args=(str(mb),)),
+        script, "linux", RunSettings(timeout_s=60, confined={"memory_cgroup_mb": limit_mb}, args=(str(mb),)),
         case="child_takes.py", variant="check",
     )  # fmt: skip
 
@@ -145,7 +145,7 @@ def test_a_limited_run_under_a_profile_without_cgroups_is_skipped(tmp_path):
     script = tmp_path / "nothing.py"
     script.write_text("")
     result = verdict.reach(
-        script, "windows-emulated", RunSettings(timeout_s=30, memory_cgroup_mb=2048),
+        script, "windows-emulated", RunSettings(timeout_s=30, confined={"memory_cgroup_mb": 2048}),
         case="nothing.py", variant="check",
     )  # fmt: skip
     assert result.outcome is Outcome.SKIPPED and "no memory cgroup to limit" in result.reason

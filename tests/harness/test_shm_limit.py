@@ -28,16 +28,16 @@ with open("/dev/shm/dlp-test-{marker}", "wb") as f:
 @pytest.mark.linux
 def test_the_run_sees_its_own_small_dev_shm_and_leaves_the_machines_alone(tmp_path):
     linux = PROFILES["linux"]
-    if reason := confine.unavailable(RunSettings(1, dev_shm_mb=8), linux.system, linux.title):
+    if reason := confine.unavailable(RunSettings(1, confined={"dev_shm_mb": 8}), linux.system, linux.title):
         pytest.skip(reason)
     marker = os.urandom(4).hex()
     script = tmp_path / "fills_shm.py"
     script.write_text(FILLS_SHM.format(marker=marker))
-    observed = run_script(script, PROFILES["linux"], RunSettings(timeout_s=60, dev_shm_mb=8))
+    observed = run_script(script, PROFILES["linux"], RunSettings(timeout_s=60, confined={"dev_shm_mb": 8}))
     assert observed.returncode == 0, observed.output
     assert "dev_shm_mb 8" in observed.output
     assert not Path(f"/dev/shm/dlp-test-{marker}").exists(), "written into the machine's /dev/shm"
-    crowded = run_script(script, PROFILES["linux"], RunSettings(timeout_s=60, dev_shm_mb=2))
+    crowded = run_script(script, PROFILES["linux"], RunSettings(timeout_s=60, confined={"dev_shm_mb": 2}))
     assert "No space left on device" in crowded.output
 
 
@@ -49,7 +49,7 @@ def test_observe_skips_a_limited_run_under_a_profile_without_dev_shm(tmp_path):
     result = verdict.reach(
         script,
         "windows-emulated",
-        RunSettings(timeout_s=30, dev_shm_mb=64),
+        RunSettings(timeout_s=30, confined={"dev_shm_mb": 64}),
         case="nothing.py",
         variant="check",
     )

@@ -44,7 +44,7 @@ def test_the_declared_order_wraps_inner_first_and_closes_outer_first(monkeypatch
     log = []
     ways = (_Way("inner", "dev_shm_mb", log), _Way("outer", "memory_cgroup_mb", log))
     monkeypatch.setattr(confine, "ORDER", ways)
-    made = confine.made(RunSettings(1, dev_shm_mb=8, memory_cgroup_mb=64))
+    made = confine.made(RunSettings(1, confined={"dev_shm_mb": 8, "memory_cgroup_mb": 64}))
     command, env = confine.wrapped(made, ["python", "x.py"], {"A": "1"})
     assert command == ["in-outer", "in-inner", "python", "x.py"]
     assert env == {"A": "1", "DLP_INNER": "1", "DLP_OUTER": "1"}
@@ -56,7 +56,7 @@ def test_only_what_the_settings_ask_for_is_made(monkeypatch):
     monkeypatch.setattr(
         confine, "ORDER", (_Way("inner", "dev_shm_mb", log), _Way("outer", "memory_cgroup_mb", log))
     )
-    assert [c.name for c in confine.made(RunSettings(1, memory_cgroup_mb=64))] == ["outer"]
+    assert [c.name for c in confine.made(RunSettings(1, confined={"memory_cgroup_mb": 64}))] == ["outer"]
     assert confine.made(RunSettings(1)) == []
 
 
@@ -65,17 +65,41 @@ def test_one_that_cannot_be_made_closes_those_made_before_it(monkeypatch):
     ways = (_Way("inner", "dev_shm_mb", log), _Way("outer", "memory_cgroup_mb", log, fails=True))
     monkeypatch.setattr(confine, "ORDER", ways)
     with pytest.raises(OSError, match="no outer"):
-        confine.made(RunSettings(1, dev_shm_mb=8, memory_cgroup_mb=64))
+        confine.made(RunSettings(1, confined={"dev_shm_mb": 8, "memory_cgroup_mb": 64}))
     assert log == ["closed inner"]
 
 
 def test_a_profile_of_another_system_says_it_has_none_and_nothing_asked_is_never_refused(monkeypatch):
     monkeypatch.setattr(confine, "ORDER", (_Way("inner", "dev_shm_mb", []),))
-    assert confine.unavailable(RunSettings(1, dev_shm_mb=8), "windows", "Windows") == "Windows has no inner"
+    assert (
+        confine.unavailable(RunSettings(1, confined={"dev_shm_mb": 8}), "windows", "Windows")
+        == "Windows has no inner"
+    )
     assert confine.unavailable(RunSettings(1), "windows", "Windows") == ""
-    assert confine.unavailable(RunSettings(1, dev_shm_mb=8), "linux", "Linux") == ""
+    assert confine.unavailable(RunSettings(1, confined={"dev_shm_mb": 8}), "linux", "Linux") == ""
 
 
-def test_each_confinement_reads_a_size_the_settings_have():
-    assert all(hasattr(RunSettings(1), way.setting) for way in confine.ORDER)
-    assert len({way.setting for way in confine.ORDER}) == len(confine.ORDER)
+def test_each_confinement_declares_itself_once_and_the_rest_reads_the_family():
+    """Its setting, option and words are its own; check's options, case.toml's keys, the recorded
+    limits and check's plan come from the family, naming none of its members."""
+    from harness.cases import TOP_LEVEL_KEYS
+    from harness.cli import build_parser
+
+    ways = confine.ORDER
+    assert len({w.setting for w in ways}) == len({w.option for w in ways}) == len({w.order for w in ways})
+    assert [w.order for w in ways] == sorted(w.order for w in ways), "innermost first"
+    for way in ways:
+        for words in (way.help, way.planned, way.exercise, way.elsewhere):
+            assert words and "{" not in words.format(size=2, title="T"), (way.setting, words)
+        assert way.setting in TOP_LEVEL_KEYS, "a case.toml key"
+        args = build_parser().parse_args(["check", __file__, way.option, "2"])
+        assert getattr(args, way.setting) == 2, "check's option"
+        settings = RunSettings(1, confined={way.setting: 2})
+        assert settings.limits()[way.setting] == 2, "recorded with the run"
+        assert confine.said(settings) == way.planned.format(size=2)
+
+
+def test_a_profile_s_confinements_apply_where_a_run_sets_none_of_its_own():
+    settings = RunSettings(1, confined={"a": 5})
+    assert settings.confined_by_default({"a": 1, "b": 2}).confined == {"a": 5, "b": 2}
+    assert RunSettings(1).confined_by_default({}).confined == {}

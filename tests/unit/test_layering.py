@@ -116,8 +116,101 @@ def test_the_floor_test_sees_an_arrow_up():
     assert arrows_up(graph) == ["harness.run.runner → harness.profiles"]
 
 
+# The floors of the run machinery (harness/run/), lowest first: a module there imports from its own
+# floor or below. On the "ways" floor, the confinements and the launchers never import each other:
+# a run is launched one way and confined any number of ways, and the runner joins them.
+RUN_FLOORS = [
+    ("facts", {"settings", "observation", "needs", "idleness", "shm_leftovers", "mount_namespace"}),
+    ("processes", {"processes", "memory", "probe_records", "script_needs", "watchdog", "active_runs"}),
+    ("ways", {"confine", "launch"}),
+    ("runner", {"runner"}),
+]
+# Who outside harness/run/ may import these parts of it. The rest of the harness runs a script
+# through verdict.reach; the confinements' family is read (options, case.toml keys, words), and no
+# member of it (a module of confine/ or launch/ by name) is imported from outside its package.
+REACHED_FROM_OUTSIDE = {
+    "run.runner": {"verdict", "bench.overhead"},
+    "run.confine": {"cases", "skips", "commands.check", "site.pages"},
+    "run.mount_namespace": {"commands.observe_chroot"},
+}
+MEMBERS = {"run.confine": {"base"}, "run.launch": {"base", "wine_env"}}  # members others may name
+# wine_env: the Windows environment, which `nox -s windows-env` (commands.windows_env) prepares
+
+
+def run_part(module: str) -> str:
+    """Its part of harness/run/ ("harness.run.confine.base" → "confine"); "" outside it."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["harness", "run"] and len(parts) > 2 else ""
+
+
+def run_arrows_wrong(graph: dict[str, set[str]]) -> list[str]:
+    """Imports within harness/run/ that point up a floor, or across the "ways" floor."""
+    level = {part: index for index, (_, parts) in enumerate(RUN_FLOORS) for part in parts}
+    wrong = []
+    for source, targets in graph.items():
+        for target in targets:
+            a, b = run_part(source), run_part(target)
+            if a and b and a != b and (level[b] > level[a] or level[a] == level[b] == 2):
+                wrong.append(f"{source} → {target}")
+    return sorted(wrong)
+
+
+def _within(name: str, part: str) -> bool:
+    return name == part or name.startswith(part + ".")
+
+
+def reached_wrongly(graph: dict[str, set[str]]) -> list[str]:
+    """Imports of a part of harness/run/ from outside it that its table does not allow, and of a
+    member of a family from outside its package."""
+    wrong = set()
+    for source, targets in graph.items():
+        here = source.removeprefix("harness.")
+        for name in (target.removeprefix("harness.") for target in targets):
+            for part, allowed in REACHED_FROM_OUTSIDE.items():
+                if _within(name, part) and not run_part(source) and here not in allowed:
+                    wrong.add(f"{source} → harness.{name}")
+            for package, named in MEMBERS.items():
+                member = name.removeprefix(package + ".").split(".")[0]
+                if name.startswith(package + ".") and member not in named and not _within(here, package):
+                    wrong.add(f"{source} → harness.{name}")
+    return sorted(wrong)
+
+
+def test_every_module_of_the_run_machinery_has_a_floor():
+    parts = {run_part(m) for m in modules(HARNESS, skip=())} - {""}
+    assert parts == {part for _, names in RUN_FLOORS for part in names}
+
+
+def test_the_run_machinery_imports_down_its_floors_and_is_reached_as_its_table_says():
+    graph = imports(modules(HARNESS, skip=()))
+    assert run_arrows_wrong(graph) == []
+    assert reached_wrongly(graph) == []
+
+
+def test_the_run_floor_tests_see_a_wrong_import():
+    graph = {
+        "harness.run.settings": {"harness.run.processes"},  # up a floor
+        "harness.run.confine.private_shm": {"harness.run.launch.base"},  # across the ways
+        "harness.run.runner": {"harness.run.confine"},  # down: right
+    }
+    assert run_arrows_wrong(graph) == [
+        "harness.run.confine.private_shm → harness.run.launch.base",
+        "harness.run.settings → harness.run.processes",
+    ]
+    graph = {
+        "harness.judge": {"harness.run.runner"},  # not through verdict.reach
+        "harness.site.pages": {"harness.run.confine", "harness.run.confine.memory_cgroup"},  # a member
+        "harness.profiles": {"harness.run.launch", "harness.run.launch.chroot"},  # a launcher by name
+        "harness.run.runner": {"harness.run.confine"},  # inside: right
+    }
+    assert reached_wrongly(graph) == [
+        "harness.judge → harness.run.runner",
+        "harness.profiles → harness.run.launch.chroot",
+        "harness.site.pages → harness.run.confine.memory_cgroup",
+    ]
+
+
 LAUNCHERS = HARNESS / "run" / "launch"
-CONFINEMENTS = HARNESS / "run" / "confine"
 # The commands that build a launcher's environment (the Windows one for Wine, a Debian root for the
 # chroot launcher): its installers, not runs; and where the command line's --chroot becomes a launcher.
 WINE_INSTALLER = HARNESS / "commands" / "windows_env.py"
@@ -158,11 +251,6 @@ def _outside(folder, *allowed) -> list:
     return [p for p in HARNESS.glob("**/*.py") if folder not in p.parents and p not in allowed]
 
 
-def _a_size(name: str) -> bool:
-    """A size asked for or measured (memory_cgroup_mb, cgroup_peak_mb): data, not a question."""
-    return name.endswith("_mb")
-
-
 def test_nothing_outside_the_launchers_asks_whether_it_is_wine():
     asked = [spot for path in _outside(LAUNCHERS, WINE_INSTALLER) for spot in asks_for(path, "wine")]
     assert asked == []
@@ -173,17 +261,6 @@ def test_nothing_outside_the_launchers_asks_whether_it_is_a_chroot():
     assert [spot for path in files for spot in asks_for(path, "chroot")] == []
 
 
-def test_nothing_outside_the_confinements_asks_whether_a_run_is_in_a_cgroup():
-    asked = [spot for path in _outside(CONFINEMENTS) for spot in asks_for(path, "cgroup", _a_size)]
-    assert asked == []
-
-
-def test_the_runner_loops_over_confinements_and_names_none():
-    runner = HARNESS / "run" / "runner.py"
-    assert [spot for word in ("cgroup", "shm_mb", "private_shm") for spot in asks_for(runner, word)] == []
-    assert "run.confine" in harness_imports(runner)
-
-
 def test_the_guard_sees_a_question(tmp_path):
     asking = tmp_path / "pages.py"
     asking.write_text('if source.how_ran(p) == "wine":\n    pass\nif profile.under_wine:\n    pass\n')
@@ -192,12 +269,6 @@ def test_the_guard_sees_a_question(tmp_path):
         '"""Windows binaries under Wine."""\nkind = t(f"column.{how.kind}")  # not Wine\nway = launch.WINE\n'
     )
     assert asks_for(asking, "wine") == []
-    asking.write_text(
-        "from harness.run.confine.memory_cgroup import Cgroup\nif run.cgroup is not None:\n    pass\n"
-    )
-    assert len(asks_for(asking, "cgroup", _a_size)) == 3
-    asking.write_text("if case.memory_cgroup_mb:\n    pass\n")
-    assert asks_for(asking, "cgroup", _a_size) == []
 
 
 def profile_names_written(path) -> list[str]:

@@ -16,7 +16,9 @@ from harness.run.settings import RunSettings
 def test_profiles_that_stand_for_windows_and_macos_are_skipped_with_the_reason():
     for name in ("windows", "windows-emulated", "macos"):
         profile = PROFILES[name]
-        reason = confine.unavailable(RunSettings(1, dev_shm_mb=64), profile.system, profile.title)
+        reason = confine.unavailable(
+            RunSettings(1, confined={"dev_shm_mb": 64}), profile.system, profile.title
+        )
         assert reason.startswith(f"{profile.title} has no /dev/shm to limit"), reason
     emulated = PROFILES["windows-emulated"]
     assert confine.unavailable(RunSettings(1), emulated.system, emulated.title) == ""

@@ -26,10 +26,11 @@ def _fields(text: str) -> set[str]:
 def used_messages() -> dict[str, str]:
     """{message: where} for every message the site's code translates: the literal first argument of
     each `t(...)` and `N_(...)` in harness/site/, and the data it passes to `t` (the profiles'
-    titles and words, the cells of the table of differences)."""
+    titles and words, the confinements' exercise notes, the cells of the table of differences)."""
     import ast
 
     from harness.profiles import PROFILES
+    from harness.run import confine
 
     found = {}
     for path in sorted((ROOT / "harness" / "site").glob("*.py")):
@@ -43,6 +44,8 @@ def used_messages() -> dict[str, str]:
         for text in (profile.title, profile.imposes, profile.limits):
             if text:
                 found.setdefault(text, f"harness/profiles.py ({profile.name})")
+    for way in confine.ORDER:
+        found.setdefault(way.exercise, f"harness/run/confine ({way.setting})")
     for row in pages.CAUSES:
         for text in row[:4]:
             found.setdefault(text, "harness/site/pages.py CAUSES")

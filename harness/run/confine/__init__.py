@@ -5,23 +5,37 @@
 - `memory_cgroup` (memory_cgroup.py): a memory limit the kernel enforces, as `docker run --memory`,
   a Kubernetes pod's limit or a Slurm job's `--mem` does.
 
-The runner asks `made(settings)` for the confinements of a run, wraps its command in each, lets each
-observe the ended run, and closes them; `unavailable` says why a run cannot have what it asks for.
-Nothing outside this package asks which confinement it is: adding one is a module and a line below.
+Each module of this package declares its confinements in `CONFINEMENTS`, and each declares itself
+once (its option, its case.toml key, its words: base.py). The runner asks `made(settings)` for the
+confinements of a run, wraps its command in each, lets each observe the ended run, and closes them;
+`unavailable` says why a run cannot have what it asks for. Nothing outside this package names a
+confinement: adding one is a module here (and its words in the site's translations).
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from ..settings import RunSettings
 from .base import Confined, Confinement
-from .memory_cgroup import MemoryLimit
-from .private_shm import PrivateShm
 
-__all__ = ["ORDER", "Confined", "Confinement", "close", "made", "unavailable", "wrapped"]
+__all__ = ["ORDER", "Confined", "Confinement", "close", "made", "said", "unavailable", "wrapped"]
 
-# Innermost first: each wraps the command of those before it, so the last one holds them all (the
-# shell that mounts a private /dev/shm, and every process it starts, is in the memory cgroup).
-ORDER: tuple[Confinement, ...] = (PrivateShm(), MemoryLimit())
+
+def _declared() -> tuple[Confinement, ...]:
+    """The confinements the modules of this package declare, innermost first (by `order`): each
+    wraps the command of those before it, so the last one holds them all (the shell that mounts a
+    private /dev/shm, and every process it starts, is in the memory cgroup)."""
+    found = [
+        way
+        for module in pkgutil.iter_modules(__path__)
+        for way in getattr(importlib.import_module(f"{__name__}.{module.name}"), "CONFINEMENTS", ())
+    ]
+    return tuple(sorted(found, key=lambda way: way.order))
+
+
+ORDER: tuple[Confinement, ...] = _declared()
 
 
 def unavailable(settings: RunSettings, system: str, title: str) -> str:
@@ -30,14 +44,20 @@ def unavailable(settings: RunSettings, system: str, title: str) -> str:
     return next((why for way in ORDER if (why := way.unavailable(settings, system, title))), "")
 
 
+def said(settings: RunSettings) -> str:
+    """What `settings` confine a run to, in words after a comma (", with a /dev/shm of 64 MB");
+    "" for nothing."""
+    return "".join(way.planned.format(size=size) for way in ORDER if (size := way.size(settings)))
+
+
 def made(settings: RunSettings) -> list[Confined]:
     """The confinements `settings` ask for, made for one run, in ORDER; OSError where one cannot
     be (those already made are closed first)."""
     confined: list[Confined] = []
     try:
         for way in ORDER:
-            if (size_mb := way.size_mb(settings)) is not None:
-                confined.append(way.make(size_mb))
+            if (size := way.size(settings)) is not None:
+                confined.append(way.make(size))
     except OSError:
         close(confined)
         raise

@@ -1,5 +1,6 @@
 """The confinement interface (harness/run/confine/__init__.py says the family): `Confinement`, one
-way of confining a run that its settings ask for by a size, and `Confined`, one run's."""
+way of confining a run that its settings ask for by a size, declared once, and `Confined`, one
+run's."""
 
 from __future__ import annotations
 
@@ -26,24 +27,37 @@ class Confined(ABC):
 
 
 class Confinement(ABC):
-    """One way of confining a run, as a Linux container or job is: asked for by the RunSettings
-    field `setting` (a size in MB, None for none)."""
+    """One way of confining a run, as a Linux container or job is, declared once here: the rest
+    of the harness (the runner, `check`'s options, case.toml, the settings, the recorded limits
+    and the pages) reads these and names no confinement.
 
-    setting: str
-    # Why a profile of another system has no such confinement: {title} (the profile's), {size_mb}.
+    A run asks for it by a size in `RunSettings.confined[setting]` (None or absent: none)."""
+
+    setting: str  # its key in RunSettings.confined, in case.toml and in a run's recorded limits
+    option: str  # check's command-line option ("--shm-mb")
+    metavar: str = "MB"
+    whole: bool = False  # its size is a count (an int), not a size in MB
+    help: str  # the option's help
+    planned: str  # how check's plan says it, with {size}: ", with a /dev/shm of {size} MB"
+    # How a case's exercise page says what its option does, with {size}: the site translates it
+    # (harness/site/locale), so a new confinement adds its words there too.
+    exercise: str
+    order: int  # its place among the others, innermost first: it wraps those of a lower order
+    systems: tuple[str, ...] = ("Linux",)  # the platforms that have it, as platform.system() names them
+    # Why a profile of another system has no such confinement: {title} (the profile's), {size}.
     elsewhere: str
 
-    def size_mb(self, settings: RunSettings) -> float | None:
-        return getattr(settings, self.setting)
+    def size(self, settings: RunSettings) -> float | None:
+        return settings.confined.get(self.setting)
 
     def unavailable(self, settings: RunSettings, system: str, title: str) -> str:
         """Why a run with `settings` for a platform `system` (a profile's, titled `title`) cannot be
         confined this way here; "" when it can, or none is asked for."""
-        size_mb = self.size_mb(settings)
-        if size_mb is None:
+        size = self.size(settings)
+        if size is None:
             return ""
-        if system != "linux":  # a container's or job's confinement: Linux's own
-            return self.elsewhere.format(title=title, size_mb=size_mb)
+        if system not in {name.lower() for name in self.systems}:  # a profile's `system`
+            return self.elsewhere.format(title=title, size=size)
         return self.cannot_here()
 
     @abstractmethod
@@ -51,5 +65,5 @@ class Confinement(ABC):
         """Why this machine cannot confine a run this way (asked once); "" when it can."""
 
     @abstractmethod
-    def make(self, size_mb: float) -> Confined:
-        """One run's confinement of `size_mb`; OSError where it cannot be made."""
+    def make(self, size: float) -> Confined:
+        """One run's confinement of `size`; OSError where it cannot be made."""

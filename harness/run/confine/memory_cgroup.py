@@ -160,13 +160,27 @@ def _cannot_make() -> str:
 
 
 class MemoryLimit(Confinement):
-    """A memory cgroup of `RunSettings.memory_cgroup_mb`."""
+    """A memory cgroup of `RunSettings.confined["memory_cgroup_mb"]` MB."""
 
     setting = "memory_cgroup_mb"
+    option = "--memory-mb"
+    help = (
+        "run under a memory limit of this size that the kernel enforces, as a container's "
+        "--memory or a job's memory request does; Linux, as root"
+    )
+    planned = ", under a memory limit of {size:g} MB"
+    exercise = (
+        "`--memory-mb {size}` runs every process of each run under a {size} MB memory limit "
+        "that the kernel enforces, as a container's `--memory` does (Linux, as root)."
+    )
+    order = 20
     elsewhere = (
-        "{title} has no memory cgroup to limit: {size_mb:g} MB is a Linux container's or job's memory "
+        "{title} has no memory cgroup to limit: {size:g} MB is a Linux container's or job's memory "
         "limit (the linux profiles); Windows and macOS have no such limit, and what they do when "
         "memory runs out is not observed here"
     )
     cannot_here = staticmethod(_cannot_make)
     make = staticmethod(Cgroup.make)
+
+
+CONFINEMENTS = (MemoryLimit(),)

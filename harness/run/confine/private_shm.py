@@ -53,12 +53,21 @@ class _Mounted(Confined):
 
 
 class PrivateShm(Confinement):
-    """A private /dev/shm of `RunSettings.dev_shm_mb`."""
+    """A private /dev/shm of `RunSettings.confined["dev_shm_mb"]` MB."""
 
     setting = "dev_shm_mb"
+    option = "--shm-mb"
+    help = "run with a /dev/shm of this size, as in a container (Docker's default: 64); Linux only"
+    planned = ", with a /dev/shm of {size:g} MB"
+    exercise = (
+        "`--shm-mb {size}` gives the runs a {size} MB `/dev/shm`, as in a Docker container (Linux only)."
+    )
+    order = 10
     elsewhere = (
-        "{title} has no /dev/shm to limit: {size_mb:g} MB is a Linux container's /dev/shm "
-        "(the linux profiles)"
+        "{title} has no /dev/shm to limit: {size:g} MB is a Linux container's /dev/shm (the linux profiles)"
     )
     cannot_here = staticmethod(_cannot_mount)
     make = _Mounted
+
+
+CONFINEMENTS = (PrivateShm(),)
