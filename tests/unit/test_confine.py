@@ -103,3 +103,25 @@ def test_a_profile_s_confinements_apply_where_a_run_sets_none_of_its_own():
     settings = RunSettings(1, confined={"a": 5})
     assert settings.confined_by_default({"a": 1, "b": 2}).confined == {"a": 5, "b": 2}
     assert RunSettings(1).confined_by_default({}).confined == {}
+
+
+def test_the_open_file_limit_lowers_the_soft_limit_of_the_script_and_its_children(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from harness.run.confine.open_files import hard_limit
+
+    settings = RunSettings(1, confined={"open_files": 64})
+    made = confine.made(settings)
+    code = (
+        "import os, resource; print(resource.getrlimit(resource.RLIMIT_NOFILE)[0]); os.system('ulimit -Sn')"
+    )
+    command, env = confine.wrapped(made, [sys.executable, "-c", code], dict(os.environ))
+    printed = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout.split()
+    assert printed == ["64", "64"], "the interpreter, and a process it starts"
+    assert confine.unavailable(settings, "darwin", "macOS") == "", "macOS has it"
+    assert "Windows has no soft limit" in confine.unavailable(settings, "windows", "Windows")
+    if (hard := hard_limit()) is not None:
+        too_many = RunSettings(1, confined={"open_files": hard + 1})
+        assert f"hard limit is {hard}" in confine.unavailable(too_many, "linux", "Linux")
