@@ -35,7 +35,7 @@ import platform
 from dataclasses import dataclass
 
 from .boot import dlp_contract as contract
-from .run import launch
+from .run import confine, launch
 
 START_METHODS = ("fork", "forkserver", "spawn")
 SYSTEM_NAMES = {"linux": "Linux", "windows": "Windows", "darwin": "macOS"}
@@ -115,6 +115,7 @@ class Profile:
                 "fork, forkserver, os.fork, resource and fcntl hidden; no SIGCHLD handler; "
                 "no inherited descriptors"
             )
+        parts += confine.said(dict(self.confined))
         return "; ".join(parts)
 
     def environment(self) -> dict[str, str]:
@@ -213,11 +214,12 @@ PROFILES = {
             "darwin",
             "macOS",
             imposes=(
-                "spawn, the default on macOS since Python 3.8, and torch's `file_system` sharing strategy, "
-                "its only one there."
+                "spawn, the default on macOS since Python 3.8, torch's `file_system` sharing strategy, "
+                "its only one there, and macOS's default limit of 256 open files a process (the soft "
+                "`RLIMIT_NOFILE`, emulated on Linux: `ulimit -n`)."
             ),
             limits=(
-                "An emulation on Linux cannot show macOS itself: its default limit of 256 open files, "
+                "An emulation on Linux cannot show macOS itself: "
                 "shared memory without /dev/shm, Apple's libraries (Accelerate, Objective-C) in forked "
                 "processes, or the resource tracker that torch leaks at exit on Python 3.12.2+. It keeps "
                 "what Linux and macOS share: each spawned worker starts `torch_shm_manager`, which holds "
@@ -225,6 +227,7 @@ PROFILES = {
                 "(on a Mac inferred from the same code path, not observed there)."
             ),
             sharing_strategy="file_system",
+            confined=(("open_files", 256),),
         ),
     )
 }

@@ -184,7 +184,7 @@ def _plan(args, settings) -> str:
         f"{_idle(settings.idle_s)}after "
         f"{args.stall:g} s without a batch (timeout {args.timeout:g} s; the whole check within "
         f"{deadline_s(args):g} s); each run in a working and temporary directory of its own"
-        + confine.said(settings)
+        + "".join(f", {words}" for words in confine.said(settings.confined))
     )
 
 

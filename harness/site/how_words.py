@@ -28,6 +28,8 @@ PARTS = [
      N_("fork, forkserver, `os.fork`, `resource` and `fcntl` hidden")),
     (re.compile(r"^no SIGCHLD handler$"), N_("no `SIGCHLD` handler")),
     (re.compile(r"^no inherited descriptors$"), N_("no inherited descriptors")),
+    (re.compile(r"^with at most (?P<count>\d+) open files a process$"),
+     N_("at most {count} open files a process (`ulimit -n`)")),
 ]  # fmt: skip
 
 

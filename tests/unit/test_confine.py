@@ -96,7 +96,7 @@ def test_each_confinement_declares_itself_once_and_the_rest_reads_the_family():
         assert getattr(args, way.setting) == 2, "check's option"
         settings = RunSettings(1, confined={way.setting: 2})
         assert settings.limits()[way.setting] == 2, "recorded with the run"
-        assert confine.said(settings) == way.planned.format(size=2)
+        assert confine.said(settings.confined) == [way.planned.format(size=2)]
 
 
 def test_a_profile_s_confinements_apply_where_a_run_sets_none_of_its_own():

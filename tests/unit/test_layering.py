@@ -130,7 +130,7 @@ RUN_FLOORS = [
 # member of it (a module of confine/ or launch/ by name) is imported from outside its package.
 REACHED_FROM_OUTSIDE = {
     "run.runner": {"verdict", "bench.overhead"},
-    "run.confine": {"cases", "skips", "commands.check", "site.pages"},
+    "run.confine": {"cases", "profiles", "skips", "commands.check", "site.pages"},
     "run.mount_namespace": {"commands.observe_chroot"},
 }
 MEMBERS = {"run.confine": {"base"}, "run.launch": {"base", "wine_env"}}  # members others may name

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Mapping
 
 from ..settings import RunSettings
 from .base import Confined, Confinement
@@ -44,10 +45,10 @@ def unavailable(settings: RunSettings, system: str, title: str) -> str:
     return next((why for way in ORDER if (why := way.unavailable(settings, system, title))), "")
 
 
-def said(settings: RunSettings) -> str:
-    """What `settings` confine a run to, in words after a comma (", with a /dev/shm of 64 MB");
-    "" for nothing."""
-    return "".join(way.planned.format(size=size) for way in ORDER if (size := way.size(settings)))
+def said(sizes: Mapping[str, float]) -> list[str]:
+    """What `sizes` ({setting: size}, as `RunSettings.confined`) confine a run to, in words: ["with
+    a /dev/shm of 64 MB", …]."""
+    return [way.planned.format(size=sizes[way.setting]) for way in ORDER if way.setting in sizes]
 
 
 def made(settings: RunSettings) -> list[Confined]:

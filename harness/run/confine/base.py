@@ -38,7 +38,7 @@ class Confinement(ABC):
     metavar: str = "MB"
     whole: bool = False  # its size is a count (an int), not a size in MB
     help: str  # the option's help
-    planned: str  # how check's plan says it, with {size}: ", with a /dev/shm of {size} MB"
+    planned: str  # how a plan or a profile says it, with {size}: "with a /dev/shm of {size} MB"
     # How a case's exercise page says what its option does, with {size}: the site translates it
     # (harness/site/locale), so a new confinement adds its words there too.
     exercise: str

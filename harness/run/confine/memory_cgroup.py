@@ -168,7 +168,7 @@ class MemoryLimit(Confinement):
         "run under a memory limit of this size that the kernel enforces, as a container's "
         "--memory or a job's memory request does; Linux, as root"
     )
-    planned = ", under a memory limit of {size:g} MB"
+    planned = "under a memory limit of {size:g} MB"
     exercise = (
         "`--memory-mb {size}` runs every process of each run under a {size} MB memory limit "
         "that the kernel enforces, as a container's `--memory` does (Linux, as root)."

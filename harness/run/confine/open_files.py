@@ -63,7 +63,7 @@ class OpenFiles(Confinement):
         "run with at most this many open files a process (the soft RLIMIT_NOFILE), as macOS "
         "gives 256 by default (the macos profile's own); Linux and macOS"
     )
-    planned = ", with at most {size:g} open files a process"
+    planned = "with at most {size:g} open files a process"
     exercise = (
         "`--open-files {size}` lets each process of the runs hold at most {size} open files, as "
         "macOS does by default (Linux and macOS)."

@@ -58,7 +58,7 @@ class PrivateShm(Confinement):
     setting = "dev_shm_mb"
     option = "--shm-mb"
     help = "run with a /dev/shm of this size, as in a container (Docker's default: 64); Linux only"
-    planned = ", with a /dev/shm of {size:g} MB"
+    planned = "with a /dev/shm of {size:g} MB"
     exercise = (
         "`--shm-mb {size}` gives the runs a {size} MB `/dev/shm`, as in a Docker container (Linux only)."
     )
