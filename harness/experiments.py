@@ -146,7 +146,7 @@ def _observation(experiment: Experiment, run: Run, result) -> dict:
         "duration_s": result.duration_s,
         "timeout_s": run.timeout_s,
         **(
-            {"memory_cgroup_mb": run.memory_mb, "cgroup_peak_mb": result.cgroup_peak_mb}
+            {"memory_cgroup_mb": run.memory_mb, "cgroup_peak_mb": result.confined.get("cgroup_peak_mb")}
             if run.memory_mb
             else {}
         ),

@@ -171,8 +171,8 @@ def judge(observed: Observation, judging: Case | None, paths: Paths = HERE) -> t
         return Outcome.OK, f"stopped by the harness after {observed.stopped_after_batches} batches"
     library = paths.is_library
     outcome, signature = classify(observed.output, observed.returncode, observed.timed_out, library)
-    if observed.oom_kills:  # the kernel ended a process: that is how the run failed, whatever followed
-        return Outcome.CRASH, f"{oom_killed(observed.oom_kills)}: {signature or 'the script went on'}"
+    if observed.ended:  # a limit it was confined to ended a process: how it failed, whatever followed
+        return Outcome.CRASH, f"{observed.ended}: {signature or 'the script went on'}"
     if outcome is Outcome.HANG:
         signature = hang_signature(observed.stacks, observed.native_stacks, library, observed.root_pid)
         if evidence := waiting_evidence(observed):
@@ -198,12 +198,6 @@ def waiting_evidence(observed: Observation) -> str:
     if observed.stop is Stop.STALL:
         return f"{observed.stop_note}, {said}" if said else observed.stop_note
     return said
-
-
-def oom_killed(count: int) -> str:
-    return (
-        f"the kernel's OOM killer ended {count} process{'es' if count > 1 else ''} of the run (memory limit)"
-    )
 
 
 def judge_memory(memory: dict, threshold_mb: float) -> tuple[Outcome, str]:

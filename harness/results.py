@@ -72,8 +72,9 @@ class RunResult:
     leftovers: list[str] = field(default_factory=list)  # processes that outlived the script, killed
     shm_leftovers: list[str] = field(default_factory=list)  # /dev/shm entries it left, removed
     not_removed: list[str] = field(default_factory=list)  # the harness's own folders it could not remove
-    oom_kills: int | None = None  # processes the kernel's OOM killer ended (run in a memory cgroup)
-    cgroup_peak_mb: float | None = None  # the most its memory cgroup held (page cache included)
+    # What its confinements saw, by name (harness/run/confine/: a memory cgroup's oom_kills and
+    # cgroup_peak_mb, the most it held, page cache included)
+    confined: dict = field(default_factory=dict)
     reason: str = ""  # why it was skipped, or how the harness failed
     limits: dict = field(default_factory=dict)  # the run's timeout_s, idle_s, stall_s, memory_limit_mb
 
@@ -95,6 +96,7 @@ class RunResult:
 
     @classmethod
     def from_json(cls, data: dict) -> RunResult:
+        data = _confined_facts(data)
         known = {f.name for f in fields(cls)}
         unknown = set(data) - known
         if unknown:
@@ -112,6 +114,21 @@ class RunResult:
     def native(self) -> bool:
         """Observed on the profile's own system, nothing emulated (its `how` says so)."""
         return self.how is not None and self.how.kind == How.NATIVE
+
+
+# What a confinement saw, as results written before `confined` held it recorded it: a field each.
+_FACTS_OF_OLD = ("oom_kills", "cgroup_peak_mb")
+
+
+def _confined_facts(data: dict) -> dict:
+    """A result as recorded, with the facts that older results kept as fields of their own (None
+    when not confined) read into `confined`."""
+    if not any(name in data for name in _FACTS_OF_OLD):
+        return data
+    data = dict(data)
+    old = {name: data.pop(name) for name in _FACTS_OF_OLD if name in data}
+    data["confined"] = {**{k: v for k, v in old.items() if v is not None}, **data.get("confined", {})}
+    return data
 
 
 @dataclass

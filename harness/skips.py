@@ -116,8 +116,8 @@ def no_gpu(result: RunResult) -> str:
 
 def machine_oom(observed: Observation, raised: list[str]) -> str:
     """Why a run whose process this machine's own OOM killer ended (not a memory limit the harness
-    set: `oom_kills` counts those) shows nothing about the script; ""."""
-    outside = (observed.machine_oom_kills or 0) - (observed.oom_kills or 0)
+    set: `ended_processes` counts those) shows nothing about the script; ""."""
+    outside = (observed.machine_oom_kills or 0) - observed.ended_processes
     killed = (observed.returncode == -9) or any(KILLED.search(line) for line in [*raised, observed.output])
     if outside <= 0 or not killed:
         return ""

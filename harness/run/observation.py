@@ -63,8 +63,11 @@ class Observation:
     blocked: list[int] = field(default_factory=list)  # its workers blocked for good (a lock, no timeout)
     machine_oom_kills: int | None = None  # the machine's OOM kills while it ran (None: unreadable)
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
-    oom_kills: int | None = None  # processes the kernel's OOM killer ended (in a memory cgroup only)
-    cgroup_peak_mb: float | None = None  # the most its memory cgroup held (page cache included)
+    # What its confinements saw (harness/run/confine/), by name, recorded with its result
+    # ({"oom_kills": 0, "cgroup_peak_mb": 120.5}); the processes one ended, and how, in words.
+    confined: dict = field(default_factory=dict)
+    ended_processes: int = 0
+    ended: str = ""  # "the kernel's OOM killer ended 1 process of the run (memory limit)"
     boot_failure: str = ""  # the boot module could not impose the profile: why (the run is an error)
 
     @property

@@ -218,7 +218,7 @@ def _first_batch(args: dict, sources: Sources) -> str:
 
 
 def _cgroup_peak(args: dict, sources: Sources) -> str:
-    peaks = (r.cgroup_peak_mb for r in _runs(args, sources))
+    peaks = (r.confined.get("cgroup_peak_mb") for r in _runs(args, sources))
     return _range(_measured(peaks, "names no run in a memory cgroup"), "MB", decimals=0)
 
 

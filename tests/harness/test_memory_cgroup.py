@@ -64,13 +64,13 @@ def test_a_worker_past_the_limit_is_ended_by_the_kernel_and_the_run_is_a_crash(t
     script.write_text(CHILD_TAKES)
     killed = _reach(script, 300, 150)
     assert "child exit code -9" in killed.output_tail, killed.output_tail
-    assert killed.outcome is Outcome.CRASH and killed.oom_kills >= 1
+    assert killed.outcome is Outcome.CRASH and killed.confined["oom_kills"] >= 1
     assert killed.signature.startswith("the kernel's OOM killer ended"), killed.signature
-    assert killed.cgroup_peak_mb == pytest.approx(150, abs=1)
+    assert killed.confined["cgroup_peak_mb"] == pytest.approx(150, abs=1)
     fits = _reach(script, 20, 150)
-    assert fits.outcome is Outcome.OK and fits.oom_kills == 0, fits.output_tail
+    assert fits.outcome is Outcome.OK and fits.confined["oom_kills"] == 0, fits.output_tail
     assert "child kept 20 MB" in fits.output_tail
-    assert 20 < fits.cgroup_peak_mb < 150
+    assert 20 < fits.confined["cgroup_peak_mb"] < 150
     assert _own_leftovers() == before, "a run's cgroup outlived it"
 
 

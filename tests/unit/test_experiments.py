@@ -182,6 +182,8 @@ def test_a_run_with_memory_mb_is_confined_and_its_cgroup_peak_recorded(tmp_path)
     assert (confined.memory_mb, smaller.memory_mb) == (2048.0, 1024.0)
     ran = RunResult(case="limit", variant="confined", profile="linux", outcome=Outcome.OK, duration_s=3.0)
     path = experiments.recorded_path("limit", tmp_path)
-    experiments.record(declared["limit"], [(confined, dataclasses.replace(ran, cgroup_peak_mb=1337.0))], path)
+    experiments.record(
+        declared["limit"], [(confined, dataclasses.replace(ran, confined={"cgroup_peak_mb": 1337.0}))], path
+    )
     (run,) = experiments.load_recorded(tmp_path)["limit"]["runs"]
     assert (run["memory_cgroup_mb"], run["cgroup_peak_mb"]) == (2048.0, 1337.0)

@@ -28,6 +28,15 @@ def sample(**changes) -> RunResult:
     return RunResult(**fields)
 
 
+def test_a_result_recorded_before_confined_held_what_its_confinements_saw_reads_as_one():
+    older = {**sample().to_json(), "oom_kills": 1, "cgroup_peak_mb": 2047.5}
+    older.pop("confined")
+    assert RunResult.from_json(older).confined == {"oom_kills": 1, "cgroup_peak_mb": 2047.5}
+    unconfined = {**older, "oom_kills": None, "cgroup_peak_mb": None}
+    assert RunResult.from_json(unconfined).confined == {}
+    assert RunResult.from_json(sample(confined={"oom_kills": 0}).to_json()).confined == {"oom_kills": 0}
+
+
 def test_round_trip_preserves_every_field(tmp_path):
     path = tmp_path / "r.json"
     original = ResultsFile(

@@ -104,7 +104,7 @@ def test_a_kill_by_the_machines_own_oom_killer_is_not_the_scripts():
     assert by_machine.outcome is Outcome.SKIPPED and "own OOM killer ended 1 process" in by_machine.reason
     main_killed = _report(Observation(returncode=-9, machine_oom_kills=2)).result
     assert main_killed.outcome is Outcome.SKIPPED
-    in_our_limit = Observation(returncode=-9, machine_oom_kills=1, oom_kills=1)
+    in_our_limit = Observation(returncode=-9, machine_oom_kills=1, ended_processes=1)
     assert _report(in_our_limit).result.outcome is Outcome.CRASH, "the harness's memory limit judges it"
     elsewhere = Observation(returncode=1, output="ValueError: bad\n", machine_oom_kills=1)
     assert _report(elsewhere).result.outcome is Outcome.CRASH, "killed nothing of this run"

@@ -18,7 +18,10 @@ class Confined(ABC):
         """The command that runs `command` confined, and the variables it reads."""
 
     def observe(self, observation: Observation) -> None:  # noqa: B027  (most observe nothing)
-        """Adds what the confinement saw of the ended run to its observation."""
+        """Adds what the confinement saw of the ended run to its observation: facts by name in
+        `observation.confined` (recorded with the result), and where its limit ended a process,
+        how (`ended`, in words: the run's outcome is then that crash) and how many
+        (`ended_processes`)."""
 
     def close(self) -> str:
         """Undoes what was made for the run; "" when it is gone, else what is left and why (never

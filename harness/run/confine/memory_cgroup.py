@@ -124,9 +124,14 @@ class Cgroup(Confined):
         return None
 
     def observe(self, observation: Observation) -> None:
-        observation.oom_kills = self.oom_kills()
-        peak = self.peak_mb()
-        observation.cgroup_peak_mb = None if peak is None else round(peak, 1)
+        kills, peak = self.oom_kills(), self.peak_mb()
+        observation.confined["oom_kills"] = kills
+        if peak is not None:
+            observation.confined["cgroup_peak_mb"] = round(peak, 1)
+        if kills:  # the kernel ended a process: that is how the run failed
+            observation.ended_processes += kills
+            killed = f"the kernel's OOM killer ended {kills} process{'es' if kills > 1 else ''} of the run"
+            observation.ended = "; ".join(filter(None, [observation.ended, f"{killed} (memory limit)"]))
 
     def close(self) -> str:
         return self.remove()
