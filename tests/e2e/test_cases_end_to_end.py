@@ -106,7 +106,6 @@ OBSERVED_HERE.update(
         },
         ("13_spawn_startup_cost", "fixed"): _same("ok", WAITED),
         ("14_openmp_threads_in_worker", "broken"): _fork_hang(OMP_HANG),
-        ("24_open_file_limit_macos", "broken"): _same("ok"),
     }
 )
 for case, variant in list(OBSERVED_HERE):
@@ -117,11 +116,6 @@ OBSERVED_HERE = {key: _profiles(by_method) for key, by_method in OBSERVED_HERE.i
 OBSERVED_HERE[("08_module_side_effects", "broken")]["linux-3.14"] = ("wrong", RUN_DIRS_PRELOADED)
 OBSERVED_HERE[("12_too_many_open_files", "broken")].update(
     {"windows": ("ok", None), "windows-emulated": ("ok", None), "macos": ("ok", None)}
-)
-# macOS's 256 open files a process (the macos profile's limit), where the others have 1,024 or more
-OBSERVED_HERE[("24_open_file_limit_macos", "broken")]["macos"] = (
-    "crash",
-    r"^OSError: \[Errno 24\] Too many open files$",
 )
 # The Windows profile runs Windows' CPython 3.13 under Wine: 3.13's wording where it differs.
 OBSERVED_HERE[("02_open_file_handle", "broken")]["windows"] = (

@@ -89,17 +89,6 @@ ROLLOUT_RESET = """Traceback (most recent call last):
     answer_challenge(c, authkey)
 ConnectionResetError: [Errno 104] Connection reset by peer
 """
-DEV_WORKERS_ON_A_MAC = """Traceback (most recent call last):
-  File "/Users/u/lb/lisbet/training/core.py", line 212, in _evaluate
-    for batch in loaders["dev"][task]:
-  File "/Users/u/lb/.venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 500, in __iter__
-    self._iterator = self._get_iterator()
-  File "/Users/u/lb/.venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1176, in __init__
-    w.start()
-  File "/opt/homebrew/lib/python3.12/multiprocessing/popen_spawn_posix.py", line 53, in _launch
-    parent_r, child_w = os.pipe()
-OSError: [Errno 24] Too many open files
-"""
 TOKENIZER_IN_MAIN = """Traceback (most recent call last):
   File "/home/u/nlp/train.py", line 88, in <module>
     main(cfg)
@@ -390,19 +379,6 @@ FEEDS = {
                 for m in ("fork", "forkserver")
             }
         ),
-        "",
-    ),
-    "24": (  # a loader per task and split with persistent workers: on a Mac, the dev ones spawn
-        [
-            *runs({}),
-            RunResult(
-                case="train.py",
-                variant="check",
-                profile="macos",
-                start_method="spawn",
-                **crash("OSError: [Errno 24] Too many open files", DEV_WORKERS_ON_A_MAC),
-            ),
-        ],
         "",
     ),
     "23": (  # a Hugging Face tokenizer made global in main(), used in the collate_fn
