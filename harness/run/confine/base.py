@@ -10,6 +10,12 @@ from ..observation import Observation
 from ..settings import RunSettings
 
 
+def then_exec(step: str, command: list[str]) -> list[str]:
+    """`command` run by a shell in its own place once `step` (a shell command) succeeded: the run
+    keeps its pid, session and process tree, and what `step` set (a cgroup, a limit) holds for it."""
+    return ["sh", "-c", f'{step} && exec "$0" "$@"', *command]
+
+
 class Confined(ABC):
     """One run's confinement, made before the run and closed after it."""
 

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..observation import Observation
-from .base import Confined, Confinement
+from .base import Confined, Confinement, then_exec
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 REMOVE_WAIT_S = 10.0  # for the last process of a run to leave its cgroup
-_MOVE_THEN_EXEC = 'echo $$ > "$DLP_CGROUP_PROCS" && exec "$0" "$@"'
+_MOVE = 'echo $$ > "$DLP_CGROUP_PROCS"'
 
 
 @dataclass(frozen=True)
@@ -111,9 +111,7 @@ class Cgroup(Confined):
 
     def wrap(self, command: list[str]) -> tuple[list[str], dict[str, str]]:
         """The command that runs `command` inside the cgroup, and the variable it reads."""
-        return ["sh", "-c", _MOVE_THEN_EXEC, *command], {
-            "DLP_CGROUP_PROCS": str(self.folder / "cgroup.procs")
-        }
+        return then_exec(_MOVE, command), {"DLP_CGROUP_PROCS": str(self.folder / "cgroup.procs")}
 
     def oom_kills(self) -> int:
         return self.hierarchy.oom_kills(self.folder)

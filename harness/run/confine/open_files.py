@@ -15,14 +15,14 @@ import functools
 import platform
 import shutil
 
-from .base import Confined, Confinement
+from .base import Confined, Confinement, then_exec
 
 try:
     import resource
 except ImportError:  # Windows: no such limit
     resource = None
 
-_LOWER_THEN_EXEC = 'ulimit -S -n "$DLP_OPEN_FILES" && exec "$0" "$@"'
+_LOWER = 'ulimit -S -n "$DLP_OPEN_FILES"'
 
 
 def hard_limit() -> int | None:
@@ -49,7 +49,7 @@ class _Limited(Confined):
         self.count = int(size)
 
     def wrap(self, command: list[str]) -> tuple[list[str], dict[str, str]]:
-        return ["sh", "-c", _LOWER_THEN_EXEC, *command], {"DLP_OPEN_FILES": str(self.count)}
+        return then_exec(_LOWER, command), {"DLP_OPEN_FILES": str(self.count)}
 
 
 class OpenFiles(Confinement):
