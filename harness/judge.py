@@ -191,7 +191,7 @@ def waiting_evidence(observed: Observation) -> str:
         return observed.stop_note
     seen = []
     if observed.cpu_share is not None:
-        seen.append(f"{observed.cpu_share:.0%} of a CPU used before the stop")
+        seen.append(f"{observed.cpu_words()} before the stop")
     if observed.blocked:
         seen.append(f"{len(observed.blocked)} worker(s) blocked on a lock with no timeout")
     said = ", ".join(seen)

@@ -76,7 +76,7 @@ def still_working(observed: Observation, window_s: float) -> str:
     if not observed.stop.hung or observed.waited(WAITING_CPU_S_PER_S):
         return ""
     ended = "its timeout" if observed.stop is Stop.TIMEOUT else f"a stall ({observed.stop_note})"
-    used = "not read" if observed.cpu_share is None else f"{observed.cpu_share:.0%} of a CPU"
+    used = observed.cpu_words()
     return (
         f"not judged: {observed.batches} batches in {observed.duration_s:.0f} s, too slow here to "
         f"finish: its processes were still working when {ended} ended it (over its last "

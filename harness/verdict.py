@@ -135,7 +135,7 @@ def report(
     if not result.outcome.is_failure:
         return Report(result)
     raised = recognition.raised(result) if result.outcome.script_raised else [result.signature]
-    fault = launcher.fault(observed.output, raised) if launcher is not None else None
+    fault = launcher.fault(observed, raised) if launcher is not None else None
     if fault is not None and fault.passing and not retried:
         return Report(result, again=True)
     reason = (

@@ -58,6 +58,7 @@ EVENT_FIELDS = {
     "want": ("epoch",),
     "batch": ("epoch", "n", "fds"),
     "end": ("epoch", "n"),
+    "shutdown": ("epoch",),  # the epoch's iterator shuts its workers down (exhausted, abandoned, deleted)
     "import_main": (),  # this process imports the main script again (spawn, forkserver)
     "import_effect": ("what", "target"),  # what the script's top level did then (dlp_imports)
     "logging_setup": ("logger", "level", "handler_level", "propagate", "disabled"),

@@ -30,6 +30,8 @@ Each process appends lines to <probe_dir>/<pid>.events:
                                      that epoch delivered its n-th batch; the process had `fds`
                                      open file descriptors then (- where that cannot be read)
     end <epoch id> <n> <time>        that epoch ended after n batches
+    shutdown <epoch id> <time>       that epoch's iterator shuts its workers down (exhausted
+                                     without persistent workers, abandoned, or deleted)
     import_main, import_effect       a process imports the main script again, and what its top
                                      level did to files, folders and the network then (dlp_imports)
     samples <dataset> <worker> <indices> <digests> <batch> <drew>
@@ -43,6 +45,7 @@ The patches are applied when torch imports the modules, so a script that never i
 pays nothing. Functions keep their names, so spawn still pickles them by reference.
 """
 
+import contextlib
 import functools
 import itertools
 import os
@@ -166,6 +169,24 @@ def install(probe_dir):
             return batch
 
         loader.__iter__, base.__next__ = __iter__, __next__
+        patch_shutdown(getattr(module, "_MultiProcessingDataLoaderIter", None))
+
+    def patch_shutdown(iterator_class):
+        """Records when an epoch's iterator shuts its workers down: the wait that follows (a
+        bounded join of each worker) asks for no batch."""
+        original = getattr(iterator_class, "_shutdown_workers", None)
+        if original is None:
+            return
+
+        @functools.wraps(original)
+        def _shutdown_workers(self):
+            epoch = getattr(self, "_dlp_id", None)
+            if epoch is not None and not getattr(self, "_shutdown", True):
+                with contextlib.suppress(Exception):  # at interpreter exit open() may be gone
+                    record("shutdown", epoch)
+            return original(self)
+
+        iterator_class._shutdown_workers = _shutdown_workers
 
     def patch_worker(module):
         import dlp_worker

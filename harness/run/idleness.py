@@ -52,35 +52,62 @@ def blocked_for_good(pid: int) -> bool | None:
 
 
 class CpuWatch:
-    """Follows the CPU time used by a run's processes: when it last used the CPU, and how much it
-    used over a recent window."""
+    """Follows the CPU time used by a run's processes: when it last used the CPU, how much it used
+    over a recent window, and how long its threads were runnable but waited for a CPU (a busy
+    machine's share: a process that works, starved, uses little CPU and queues the rest)."""
 
     def __init__(self, started: float) -> None:
         self.started = started
         self.last_busy = started  # time.monotonic() of the last poll that saw CPU use
         self._times: dict[int, float] = {}
+        self._queued: dict[int, float] = {}
         self._polled: float | None = None
-        self._used: list[tuple[float, float]] = []  # (poll time, CPU seconds used since the last)
+        self._used: list[tuple[float, float, float]] = []  # (poll time, CPU s used, s queued since the last)
 
     def share(self, now: float, window_s: float) -> float | None:
         """CPU seconds a second all its processes used over the last `window_s` (None before the
         run lasted that long): a waiting run's is near 0, a working one's near a CPU or more."""
+        return self._over(now, window_s, 1)
+
+    def queued(self, now: float, window_s: float) -> float | None:
+        """Seconds a second its threads were runnable and waited for a CPU over the last
+        `window_s` (0 where the kernel does not say): a working run on a busy machine's is high,
+        a waiting run's near 0."""
+        return self._over(now, window_s, 2)
+
+    def _over(self, now: float, window_s: float, column: int) -> float | None:
         if now - self.started < window_s:
             return None
-        return sum(used for at, used in self._used if at > now - window_s) / window_s
+        return sum(entry[column] for entry in self._used if entry[0] > now - window_s) / window_s
 
     def poll(self, tree: list[psutil.Process], now: float) -> None:
-        times = {}
+        times, queued = {}, {}
         for process in tree:
             with contextlib.suppress(psutil.Error):
                 cpu = process.cpu_times()
                 times[process.pid] = cpu.user + cpu.system
+                queued[process.pid] = run_queue_s(process.pid)
         appeared = set(times) - set(self._times)
         used = sum(t - self._times.get(pid, t) for pid, t in times.items())
+        waited = sum(max(0.0, q - self._queued.get(pid, q)) for pid, q in queued.items())
         if self._polled is None or appeared or used > IDLE_CPU_S_PER_S * (now - self._polled):
             self.last_busy = now
-        self._used = [(at, u) for at, u in self._used if at > now - EVIDENCE_KEPT_S] + [(now, used)]
-        self._times, self._polled = times, now
+        kept = [entry for entry in self._used if entry[0] > now - EVIDENCE_KEPT_S]
+        self._used = [*kept, (now, used, waited)]
+        self._times, self._queued, self._polled = times, queued, now
+
+
+def run_queue_s(pid: int) -> float:
+    """Seconds the threads of process `pid` spent runnable, waiting for a CPU (Linux's
+    /proc/<pid>/task/<tid>/schedstat, its second field, in ns); 0 where that cannot be read."""
+    if not sys.platform.startswith("linux"):
+        return 0.0
+    total = 0
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                total += int((task / "schedstat").read_text().split()[1])
+    return total / 1e9
 
 
 EVIDENCE_KEPT_S = 30.0  # how far back the CPU used is kept for `share`

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 from ..tracebacks import signal_name
 
+QUEUED_SAID = 0.01  # run-queue waits said beside the CPU used once they reach this share of a second
+
 
 class Stop(enum.Enum):
     """Why a run ended: it exited by itself, or why the harness stopped it."""
@@ -57,9 +59,11 @@ class Observation:
     rng: dict = field(default_factory=dict)  # the workers' generator fingerprints (events.rng_fingerprints)
     samples: dict = field(default_factory=dict)  # map-style samples' digests by index (probe_records)
     root_pid: int | None = None  # the script's own process
+    interpreter_started: bool = True  # its boot module ran (wrote main.pid): the interpreter started
     batches: int = 0  # batches its main process received from its loaders
     # Stopped while it may be stuck (Stop.hung): what shows whether its processes waited or worked.
     cpu_share: float | None = None  # CPU seconds a second its processes used just before the stop
+    cpu_queued: float | None = None  # seconds a second they were runnable, waiting for a CPU (Linux)
     blocked: list[int] = field(default_factory=list)  # its workers blocked for good (a lock, no timeout)
     machine_oom_kills: int | None = None  # the machine's OOM kills while it ran (None: unreadable)
     stopped_after_batches: int | None = None  # ended by the harness once it had shown progress
@@ -75,12 +79,20 @@ class Observation:
         return self.stop.hung
 
     def waited(self, waiting_share: float) -> bool:
-        """Stopped as hung with evidence that it waits: its processes used less than
-        `waiting_share` CPU seconds a second just before the stop, or a worker was blocked for
-        good; no evidence gathered, no hang."""
+        """Stopped as hung with evidence that it waits: its processes used, and waited in the run
+        queue for, less than `waiting_share` CPU seconds a second just before the stop, or a
+        worker was blocked for good; no evidence gathered, no hang."""
         if self.stop is Stop.IDLE or self.blocked:
             return True
-        return self.cpu_share is not None and self.cpu_share < waiting_share
+        return self.cpu_share is not None and self.cpu_share + (self.cpu_queued or 0.0) < waiting_share
+
+    def cpu_words(self) -> str:
+        """The CPU its processes used just before the stop, and what they waited for in the run
+        queue where that was more than a trace, in words."""
+        used = "not read" if self.cpu_share is None else f"{self.cpu_share:.0%} of a CPU used"
+        if (self.cpu_queued or 0.0) >= QUEUED_SAID:
+            used += f", {self.cpu_queued:.0%} more runnable, waiting for a CPU"
+        return used
 
     @property
     def signal(self) -> str | None:

@@ -329,12 +329,18 @@ class ProgressWatch:
     def __init__(self, started: float) -> None:
         self.offset = 0
         self.batches = 0
-        self.iterating = False
         self.waiting = False  # the main process asked for a batch and has not got it yet
         self.last_progress = started  # time.monotonic() of the last epoch start or batch
         self.first_batch: float | None = None  # time.monotonic() of the first batch
         self._loader_of: dict[str, str] = {}  # epoch id -> which loader (iter events)
         self._ended: dict[str, int] = {}  # loader -> its epochs that ran to their end
+        self._open: set[str] = set()  # the epochs begun and neither ended nor shut down
+
+    @property
+    def iterating(self) -> bool:
+        """An epoch is under way: begun, and neither exhausted nor its workers shut down (their
+        shutdown waits a bounded time for each worker: no batch is asked for then)."""
+        return bool(self._open)
 
     @property
     def later_epoch_ended(self) -> bool:
@@ -352,8 +358,12 @@ class ProgressWatch:
             elif kind == "end" and len(fields) > 1 and fields[1] in self._loader_of:
                 loader = self._loader_of[fields[1]]
                 self._ended[loader] = self._ended.get(loader, 0) + 1
+            if kind == "iter" and len(fields) > 1:
+                self._open.add(fields[1])
+            elif kind in ("end", "shutdown") and len(fields) > 1:
+                self._open.discard(fields[1])
             if kind in ("iter", "batch"):
-                self.iterating, self.last_progress = True, now
+                self.last_progress = now
                 self.batches += kind == "batch"
                 if kind == "batch" and self.first_batch is None:
                     self.first_batch = now

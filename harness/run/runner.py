@@ -302,9 +302,10 @@ def _sampled_enough(run: _Run, settings: RunSettings, now: float) -> bool:
 
 
 def _waits(run: _Run, settings: RunSettings, now: float) -> bool:
-    """Its processes used almost no CPU over the last `quiet_s`: they wait, they do not work."""
-    share = run.cpu.share(now, settings.quiet_s)
-    return share is not None and share < idleness.WAITING_CPU_S_PER_S
+    """Its processes used almost no CPU over the last `quiet_s`, nor waited for one: they wait,
+    they do not work (a busy machine's starved run queues for the CPU it does not get)."""
+    share, queued = run.cpu.share(now, settings.quiet_s), run.cpu.queued(now, settings.quiet_s)
+    return share is not None and share + (queued or 0.0) < idleness.WAITING_CPU_S_PER_S
 
 
 def _time_left_for(run: _Run, settings: RunSettings) -> float:
@@ -343,6 +344,7 @@ def _blocked_workers(run: _Run, tree: list) -> list[int]:
 def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
     """Ends every process of the run as `stop` asks, then what outlived the script."""
     observation = Observation(stop=stop, stop_note=_stop_note(run, stop, settings), root_pid=run.main_pid)
+    observation.interpreter_started = run.known_main_pid() is not None
     observation.batches = run.progress.batches
     if stop is Stop.PROCESSES:
         run.shared.poll([p.pid for p in run.tree])
@@ -351,8 +353,10 @@ def _end(run: _Run, stop: Stop, settings: RunSettings) -> Observation:
         tree = run.processes()
         run.shared.poll([p.pid for p in tree], force=True)
         if stop.hung:  # what shows that it waits: little CPU used lately, workers blocked for good
-            share = run.cpu.share(time.monotonic(), settings.quiet_s)
+            now = time.monotonic()
+            share, queued = run.cpu.share(now, settings.quiet_s), run.cpu.queued(now, settings.quiet_s)
             observation.cpu_share = None if share is None else round(share, 3)
+            observation.cpu_queued = None if queued is None else round(queued, 3)
             observation.blocked = _blocked_workers(run, tree)
         if stop.takes_stacks:
             own = _script_processes(run, tree)

@@ -23,3 +23,22 @@ def test_a_later_epoch_is_one_of_the_same_loader(tmp_path):
     _events(path, "end 3 1")
     watch.poll(path, 3.0)
     assert watch.later_epoch_ended and watch.batches == 2
+
+
+def test_an_epoch_is_under_way_until_it_ends_or_its_workers_are_shut_down(tmp_path):
+    """A stall is judged only while a loader is iterated: not once its epoch ended, nor while an
+    abandoned iterator's workers are shut down (a bounded wait, 5 s a worker under spawn here)."""
+    path = tmp_path / "1.events"
+    watch = ProgressWatch(0.0)
+    _events(path, "iter 1 2 1024 1", "want 1")
+    watch.poll(path, 1.0)
+    assert watch.iterating and watch.waiting
+    _events(path, "batch 1 1 20", "want 1", "batch 1 2 20", "want 1", "end 1 2")
+    watch.poll(path, 2.0)
+    assert not watch.iterating, "the epoch ended: the script does something else"
+    _events(path, "iter 2 2 1024 1", "iter 3 2 1024 2", "want 3", "batch 3 1 20", "shutdown 3")
+    watch.poll(path, 3.0)
+    assert watch.iterating, "the training epoch is still under way while the validation loader shuts down"
+    _events(path, "shutdown 2")
+    watch.poll(path, 4.0)
+    assert not watch.iterating

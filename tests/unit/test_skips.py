@@ -57,6 +57,20 @@ def test_wine_failing_now_and_then_is_run_again_once_and_skipped_if_seen_again()
     assert WIN_1359 in second.reason and "seen again" in second.reason
 
 
+def test_wine_ending_before_the_interpreter_started_is_wines_doing_and_run_again():
+    """Seen in the full suite: a Wine run ended with exit status 1, no output, 0.018 s in, before
+    Python started; it passed when run again. The native way never blames itself for that."""
+    ended = Observation(returncode=1, duration_s=0.018, interpreter_started=False)
+    first = _report(ended, wine.WineLauncher("windows"))
+    assert first.again, "run once more"
+    second = _report(ended, wine.WineLauncher("windows"), retried=True).result
+    assert second.outcome is Outcome.SKIPPED and "before the Windows interpreter started" in second.reason
+    assert "exit status 1, no output" in second.reason and "seen again" in second.reason
+    assert not _report(ended, native.NativeLauncher()).again
+    started = _report(Observation(returncode=1, duration_s=0.4), wine.WineLauncher("windows"))
+    assert not started.again and started.result.outcome is Outcome.CRASH
+
+
 def test_wine_gaps_and_missing_modules_are_said_at_once():
     launcher = wine.WineLauncher("windows")
     gap = _report(_crashed("SystemError: x", f"{UNIMPLEMENTED}\n" + "line\n" * 200), launcher)
@@ -96,6 +110,19 @@ def test_a_run_ended_while_it_worked_is_slow_not_hung():
     assert blocked.outcome is Outcome.HANG and "1 worker(s) blocked on a lock" in blocked.signature
     unread = _report(Observation(stop=Stop.STALL, stop_note="no batch for 30 s")).result
     assert unread.outcome is Outcome.SKIPPED, "no evidence of waiting gathered: no hang"
+
+
+def test_a_run_starved_of_the_cpu_on_a_busy_machine_is_slow_not_hung():
+    """Issue seen in CI: a CPU-bound run under Wine on a machine with many times more runnable
+    processes than CPUs used 9% of a CPU and was called hung. What its threads spent runnable,
+    waiting for a CPU, counts as work: not judged, and the words say both."""
+    stalled = {"stop": Stop.STALL, "stop_note": "no batch for 35 s", "stacks": {"7": HUNG_IN}}
+    starved = Observation(**stalled, cpu_share=0.09, cpu_queued=0.8, batches=2, duration_s=90.0)
+    made = _report(starved).result
+    assert made.outcome is Outcome.SKIPPED
+    assert "9% of a CPU used, 80% more runnable, waiting for a CPU" in made.reason
+    waiting = _report(Observation(**stalled, cpu_share=0.02, cpu_queued=0.001)).result
+    assert waiting.outcome is Outcome.HANG and waiting.signature.endswith("2% of a CPU used before the stop")
 
 
 def test_a_kill_by_the_machines_own_oom_killer_is_not_the_scripts():

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ... import environment
+from ..observation import Observation
 from ..settings import RunSettings
 
 BOOT_DIR = Path(__file__).resolve().parents[2] / "boot"  # put first on every run's PYTHONPATH
@@ -188,10 +189,11 @@ class Launcher(ABC):
         """The settings a run gets this way (a slower way stretches its time limits)."""
         return settings
 
-    def fault(self, output: str, raised: Sequence[str]) -> Fault | None:
-        """What the whole `output` of a failed run, and what its processes `raised` (the lines of
-        the script's own exceptions), show of this way of running failing by itself, not the
-        script; None where they show no such thing (harness/verdict.py `report` decides what follows)."""
+    def fault(self, observed: Observation, raised: Sequence[str]) -> Fault | None:
+        """What a failed run `observed` (its whole output, whether its interpreter started), and
+        what its processes `raised` (the lines of the script's own exceptions), show of this way
+        of running failing by itself, not the script; None where they show no such thing
+        (harness/verdict.py `report` decides what follows)."""
         return None
 
     def path_aliases(self, project: Path) -> dict[str, str]:

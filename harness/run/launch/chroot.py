@@ -22,6 +22,7 @@ from pathlib import Path
 
 from ... import environment
 from .. import mount_namespace
+from ..observation import Observation
 from .base import BOOT_DIR, CHROOT, Fault, Launched, Launcher, module_lacking
 from .native import CHECK_CODE, NativeRun
 
@@ -63,7 +64,7 @@ class ChrootLauncher(Launcher):
     def new_run(self, workdir: Path) -> Launched:
         return ChrootRun(self, workdir)
 
-    def fault(self, output: str, raised: Sequence[str]) -> Fault | None:
+    def fault(self, observed: Observation, raised: Sequence[str]) -> Fault | None:
         """observe-chroot's virtual environment has torch and the cases' packages, not the user's."""
         return module_lacking(raised, self.interpreter()[0])
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .. import needs, processes
+from ..observation import Observation
 from ..settings import RunSettings
 from . import wine_env, wine_packages
 from .base import BOOT_DIR, WINE, Fault, Launched, Launcher, module_lacking
@@ -82,12 +83,15 @@ class WineLauncher(Launcher):
         timeout_s = settings.timeout_s if timeout_given else settings.timeout_s * factor
         return dataclasses.replace(settings, timeout_s=timeout_s, stall_s=stall_s)
 
-    def fault(self, output: str, raised: Sequence[str]) -> Fault | None:
-        """Wine failing now and then (run again), Wine lacking what a Windows DLL calls, or the
-        Windows environment lacking a module (with the script's own brought by for_script)."""
+    def fault(self, observed: Observation, raised: Sequence[str]) -> Fault | None:
+        """Wine failing now and then (run again): an error of its own, or the run ended before
+        the Windows interpreter started; Wine lacking what a Windows DLL calls, or the Windows
+        environment lacking a module (with the script's own brought by for_script)."""
         if failed := wine_env.failed_itself(raised):
             return Fault(f"Wine failed by itself ({failed})", passing=True)
-        if gap := wine_env.gap_in(output):
+        if not observed.interpreter_started:
+            return Fault(f"Wine failed by itself: {_before_start(observed)}", passing=True)
+        if gap := wine_env.gap_in(observed.output):
             return Fault(gap)
         return module_lacking(raised, self.interpreter()[0])
 
@@ -154,3 +158,12 @@ class WineRun(Launched):
         wine_env.end_prefix(self.prefix)  # Wine's services for the run, and its wineserver
         kill_all()  # what `wineserver -k` leaves: a service whose main thread ended while a thread polls on
         self.pipe.finish()  # every writer is gone: the output is whole
+
+
+def _before_start(observed: Observation) -> str:
+    """How a run ended before the Windows interpreter started (its boot module never ran), in words."""
+    ended = f"exit status {observed.returncode}" if observed.returncode is not None else observed.stop.value
+    lines = observed.output.strip().splitlines()
+    said = f"its last line: {lines[-1][:200]}" if lines else "no output"
+    took = f"{observed.duration_s:.2g} s in"
+    return f"the run ended ({ended}, {said}) {took}, before the Windows interpreter started"
