@@ -26,7 +26,7 @@ def windows_harness(*args: str, timeout: float = 300) -> subprocess.CompletedPro
         cwd=ROOT,
         capture_output=True,
         timeout=timeout,
-        env={**os.environ, "PYTHONIOENCODING": "cp1252"},
+        env={**os.environ, "PYTHONIOENCODING": "cp1252", "COLUMNS": "200"},  # no line wrapped mid-phrase
     )
     completed.stdout = completed.stdout.decode("utf-8")
     completed.stderr = completed.stderr.decode("utf-8")
