@@ -73,7 +73,7 @@ def still_working(observed: Observation, window_s: float) -> str:
     """Why a run stopped as hung (a stall, the timeout) shows nothing: its processes were still
     using the CPU over the last `window_s`, and no worker was blocked for good; "" where they were
     seen waiting."""
-    if not observed.stop.hung or observed.waited(WAITING_CPU_S_PER_S):
+    if not observed.stop.hung or observed.waited():
         return ""
     ended = "its timeout" if observed.stop is Stop.TIMEOUT else f"a stall ({observed.stop_note})"
     used = observed.cpu_words()

@@ -110,4 +110,11 @@ def run_queue_s(pid: int) -> float:
     return total / 1e9
 
 
+def waits(share: float | None, queued: float | None) -> bool:
+    """Whether a run's processes wait rather than work, from the CPU they used and the time they
+    spent runnable, waiting for a CPU, in seconds a second over a window (None: not read, no
+    evidence that they wait)."""
+    return share is not None and share + (queued or 0.0) < WAITING_CPU_S_PER_S
+
+
 EVIDENCE_KEPT_S = 30.0  # how far back the CPU used is kept for `share`

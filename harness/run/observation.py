@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass, field
 
 from ..tracebacks import signal_name
+from . import idleness
 
 QUEUED_SAID = 0.01  # run-queue waits said beside the CPU used once they reach this share of a second
 
@@ -78,13 +79,13 @@ class Observation:
     def timed_out(self) -> bool:
         return self.stop.hung
 
-    def waited(self, waiting_share: float) -> bool:
+    def waited(self) -> bool:
         """Stopped as hung with evidence that it waits: its processes used, and waited in the run
-        queue for, less than `waiting_share` CPU seconds a second just before the stop, or a
-        worker was blocked for good; no evidence gathered, no hang."""
+        queue for, almost no CPU just before the stop (idleness.waits), or a worker was blocked
+        for good; no evidence gathered, no hang."""
         if self.stop is Stop.IDLE or self.blocked:
             return True
-        return self.cpu_share is not None and self.cpu_share + (self.cpu_queued or 0.0) < waiting_share
+        return idleness.waits(self.cpu_share, self.cpu_queued)
 
     def cpu_words(self) -> str:
         """The CPU its processes used just before the stop, and what they waited for in the run

@@ -355,12 +355,11 @@ class ProgressWatch:
             kind = fields[0] if fields else ""
             if kind == "iter" and len(fields) == contract.event_width("iter"):
                 self._loader_of[fields[1]] = fields[4]
+                self._open.add(fields[1])
             elif kind == "end" and len(fields) > 1 and fields[1] in self._loader_of:
                 loader = self._loader_of[fields[1]]
                 self._ended[loader] = self._ended.get(loader, 0) + 1
-            if kind == "iter" and len(fields) > 1:
-                self._open.add(fields[1])
-            elif kind in ("end", "shutdown") and len(fields) > 1:
+            if kind in ("end", "shutdown") and len(fields) > 1:
                 self._open.discard(fields[1])
             if kind in ("iter", "batch"):
                 self.last_progress = now

@@ -304,8 +304,7 @@ def _sampled_enough(run: _Run, settings: RunSettings, now: float) -> bool:
 def _waits(run: _Run, settings: RunSettings, now: float) -> bool:
     """Its processes used almost no CPU over the last `quiet_s`, nor waited for one: they wait,
     they do not work (a busy machine's starved run queues for the CPU it does not get)."""
-    share, queued = run.cpu.share(now, settings.quiet_s), run.cpu.queued(now, settings.quiet_s)
-    return share is not None and share + (queued or 0.0) < idleness.WAITING_CPU_S_PER_S
+    return idleness.waits(run.cpu.share(now, settings.quiet_s), run.cpu.queued(now, settings.quiet_s))
 
 
 def _time_left_for(run: _Run, settings: RunSettings) -> float:
