@@ -260,7 +260,7 @@ def _limit_passed(run: _Run, settings: RunSettings, now: float) -> Stop | None:
     run.monitor.main_pid = run.main_pids[1] if run.known_main_pid() else None  # workers told apart once known
     if settings.memory_interval_s is not None:
         run.monitor.mark_warm(run.launched.by_machine_pid(run.warm.poll(run.probe_dir)))
-    if run.monitor.poll(run.tree, now) > settings.memory_limit_mb:
+    if run.monitor.over(run.tree, now, settings.memory_limit_mb):
         return Stop.MEMORY
     if len(run.tree) > settings.process_limit:
         return Stop.PROCESSES
@@ -391,7 +391,7 @@ def _stop_note(run: _Run, stop: Stop, settings: RunSettings) -> str:
         return f"the run wrote over {OUTPUT_LIMIT_BYTES >> 20} MB of output; stopped by the harness"
     if stop is Stop.MEMORY:
         return (
-            f"the run's memory reached {run.monitor.peak_total_mb:.0f} MB, over its limit of "
+            f"the run's memory reached {run.monitor.confirmed_mb:.0f} MB, over its limit of "
             f"{settings.memory_limit_mb:.0f} MB; stopped by the harness"
         )
     if stop is Stop.STALL:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import collections
+import os
 
 import pytest
 
 from harness import judge
 from harness.outcomes import Outcome
-from harness.run.memory import largest_growth, resident, worker_summary
+from harness.run.memory import MB, largest_growth, resident, worker_summary
 
 pytestmark = pytest.mark.linux
 
@@ -97,7 +98,6 @@ def test_a_leak_is_judged_only_on_the_metric_its_threshold_was_set_for():
 
 def test_the_monitor_measures_the_snapshot_it_is_handed_and_looks_up_nothing():
     """One snapshot a tick serves every watcher: the monitor reads no tree of its own."""
-    import os
     import subprocess
     import sys
 
@@ -161,3 +161,39 @@ def test_measuring_what_a_datasets_list_holds_copies_no_page_of_it_under_fork():
     child.join(10)
     assert held > 60 * 2**20, "the list's strings are counted"
     assert copied < 8 * 2**20, f"{copied / 2**20:.0f} MB copied by measuring"
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/smaps_rollup"), reason="Linux's smaps_rollup")
+def test_a_limit_is_passed_on_what_forked_processes_hold_together_not_on_each_ones_copy():
+    """A parent with 200 MB of its own and three forks that share every page of it: the cheap sum
+    counts the 200 MB four times; the proportional sum, once. Only the second stops a run."""
+    import psutil
+
+    from harness.run.memory import MemoryMonitor, proportional
+
+    own = proportional(psutil.Process())  # what this test process held before (pytest, imports)
+    held = bytearray(200 * MB)  # zero pages until written: each page written once
+    for offset in range(0, len(held), 4096):
+        held[offset] = 1
+    reader, writer = os.pipe()
+    children = []
+    for _ in range(3):
+        if (pid := os.fork()) == 0:  # the child shares every page of `held`, and waits
+            os.close(writer)
+            os.read(reader, 1)
+            os._exit(0)
+        children.append(pid)
+    os.close(reader)
+    try:
+        tree = [psutil.Process(), *(psutil.Process(pid) for pid in children)]
+        monitor = MemoryMonitor(root_pid=os.getpid(), started=0.0, interval_s=None)
+        assert not monitor.over(tree, 1.0, limit_mb=own + 500), "under the limit, held once"
+        assert monitor.peak_total_mb > own + 700, "the cheap sum counted the shared pages once a process"
+        assert 150 < monitor.confirmed_mb - own < 300, (monitor.confirmed_mb, own)
+        fresh = MemoryMonitor(root_pid=os.getpid(), started=0.0, interval_s=None)
+        assert fresh.over(tree, 1.0, limit_mb=own + 150), "over the limit, held once"
+    finally:
+        os.close(writer)
+        for pid in children:
+            os.waitpid(pid, 0)
+    del held
