@@ -71,6 +71,17 @@ def test_wine_ending_before_the_interpreter_started_is_wines_doing_and_run_again
     assert not started.again and started.result.outcome is Outcome.CRASH
 
 
+def test_a_run_stopped_at_its_memory_limit_under_wine_is_not_judged_natively_it_is():
+    """A worker under Wine holds 3.5 times its memory spawned natively: sixty of them passed 16 GB."""
+    note = "the run's memory reached 16709 MB, over its limit of 16384 MB; stopped by the harness"
+    stopped = Observation(stop=Stop.MEMORY, stop_note=note, duration_s=120.2)
+    under_wine = _report(stopped, wine.WineLauncher("windows"))
+    assert not under_wine.again and under_wine.result.outcome is Outcome.SKIPPED
+    assert under_wine.result.reason.startswith(f"{note}, under Wine") and "505 MB" in under_wine.result.reason
+    native_run = _report(stopped, native.NativeLauncher())
+    assert native_run.result.outcome is Outcome.LEAK and not native_run.again
+
+
 def test_wine_gaps_and_missing_modules_are_said_at_once():
     launcher = wine.WineLauncher("windows")
     gap = _report(_crashed("SystemError: x", f"{UNIMPLEMENTED}\n" + "line\n" * 200), launcher)
