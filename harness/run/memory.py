@@ -198,12 +198,14 @@ def worker_summary(processes: dict) -> dict:
     any worker's warm-up was marked, a worker whose warm-up was not over is left out. The baseline
     is the median of the first BASELINE_SAMPLES samples: a worker that forks a helper
     (torch_shm_manager under the file_system strategy) shares every page with it for an instant,
-    and its USS reads near 0 then."""
+    and its USS reads near 0 then. Each worker's samples end where another worker that lived
+    beside it exited (`_own_samples`)."""
     summary = {}
     marked = any(entry.get("warm_s") is not None for entry in processes.values())
     for pid, entry in processes.items():
         if entry["role"] != "worker" or not entry["samples"]:
             continue
+        entry = {**entry, "samples": _own_samples(entry, processes)}
         if marked and entry.get("warm_s") is None:
             continue
         start = entry.get("warm_s") if marked else entry["ready_s"]
@@ -220,6 +222,26 @@ def worker_summary(processes: dict) -> dict:
             "metric": entry.get("metric", "uss"),
         }
     return summary
+
+
+def _own_samples(entry: dict, processes: dict) -> list:
+    """A worker's samples up to the exit of another worker that lived beside it (last sampled
+    before it), that exit's tick left out. USS counts the pages no other process maps: a page the
+    main process has since copied (writing it) and two workers still share becomes the survivor's
+    own when the other exits, though the survivor wrote nothing. Here a forked worker read 13.4 MB
+    after the main process's first training step and 59.9 MB once its sibling had exited (14.3 MB
+    without that step: /tmp experiment of 7 Dec 2026, issue 69's closing note); a short epoch's
+    shutdown, sampled between two workers' exits, was called a 37 MB leak."""
+    first, last = entry["samples"][0][0], entry["samples"][-1][0]
+    exits = [
+        other["samples"][-1][0]
+        for other in processes.values()
+        if other is not entry and other["role"] == "worker" and other["samples"]
+        and first <= other["samples"][-1][0] < last
+    ]
+    if not exits:
+        return entry["samples"]
+    return [sample for sample in entry["samples"] if sample[0] < min(exits)]
 
 
 def _served_growth(entry: dict) -> float | None:

@@ -50,7 +50,7 @@ def test_growth_is_judged_past_each_workers_warm_up():
     steady = [[2.2, 50.5], [2.4, 50.4], [2.6, 50.6], [2.8, 50.5], [3.0, 50.6], [3.2, 50.6]]
     processes = {
         "2": {**series("worker", warming + steady, ready=1.0), "warm_s": 2.1},
-        "3": {**series("worker", warming, ready=1.0), "warm_s": None},
+        "3": {**series("worker", warming + [[2.2 + n / 5, 52.0 + 2 * n] for n in range(6)], ready=1.0), "warm_s": None},
     }
     assert worker_summary({"2": {**processes["2"], "warm_s": None}})["2"]["growth_mb"] > 30
     summary = worker_summary(processes)
@@ -77,6 +77,21 @@ def test_a_dip_while_the_worker_forks_a_helper_is_not_the_baseline():
     samples = [[5.88, 329.2], [6.0, 329.2], [6.14, 10.1], [6.27, 314.3], [6.4, 314.3], [6.53, 314.2]]
     summary = worker_summary({"5175": series("worker", samples, ready=6.06)})
     assert summary["5175"]["baseline_mb"] == 314.3 and summary["5175"]["growth_mb"] == 0.0
+
+
+def test_a_worker_is_not_judged_on_what_its_siblings_exit_left_it():
+    """A survivor's USS jumps when a sibling exits (the pages they shared, which the main process
+    had copied, become its own): its samples end there. Workers that end together keep them all."""
+    before = [[2.2, 12.0], [2.4, 12.1], [2.6, 12.1], [2.8, 12.1], [3.0, 12.1]]
+    processes = {
+        "2": {**series("worker", [*before, [3.2, 49.0], [3.4, 49.0]], ready=2.0), "warm_s": 2.1},
+        "3": {**series("worker", before, ready=2.0), "warm_s": 2.1},
+    }
+    assert worker_summary(processes)["2"]["growth_mb"] == 0.0
+    processes["3"]["samples"] = [*before, [3.2, 12.1], [3.4, 12.2]]
+    assert worker_summary(processes)["2"]["growth_mb"] == 36.9, "no worker exited first: its own"
+    later = {"4": {**series("worker", [[3.6, 12.0], [3.8, 12.0]], ready=3.5), "warm_s": 3.55}}
+    assert worker_summary({**processes, **later})["2"]["growth_mb"] == 36.9, "one that came after"
 
 
 def test_judge_memory_against_threshold():
