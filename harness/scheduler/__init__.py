@@ -29,6 +29,12 @@ class Job:
         """The timeout it runs under (a slower way of running stretches a case's own)."""
         return self.profile.launcher.settings(self.settings, self.timeout_given).timeout_s
 
+    @property
+    def memory_limit_mb(self) -> float:
+        """The memory its processes may hold together before the harness stops it (its way of
+        running may lower the case's own)."""
+        return self.profile.launcher.settings(self.settings, self.timeout_given).memory_limit_mb
+
 
 def plan(
     cases: list[Case],

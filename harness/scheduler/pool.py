@@ -1,5 +1,6 @@
 """One pool for every kind of run: native runs and runs under Wine side by side, the ones under
-Wine capped, the longest expected first."""
+Wine capped, the longest expected first, and no more at once than the machine's memory holds at
+their memory limits."""
 
 from __future__ import annotations
 
@@ -8,10 +9,19 @@ import queue as _queue
 import threading
 from collections.abc import Callable
 
+import psutil
+
 from .. import profiles
 from ..results import RunResult
 from ..run import launch
 from ..run.active_runs import ACTIVE_RUNS
+from ..run.memory import MB
+from ..run.settings import MEMORY_LIMIT_MB
+
+# The share of the machine's memory that the runs in flight may hold at their limits together: a
+# case that needs more than the default (case 24: sixty spawned workers, 145 MB each) runs beside
+# fewer others, so that two such runs never meet on a machine of 24 GB.
+MEMORY_SHARE = 0.75
 
 
 def lane(task) -> str | None:
@@ -22,6 +32,12 @@ def lane(task) -> str | None:
         profile = profiles.PROFILES.get(profile)
     launcher = getattr(profile, "launcher", None)
     return launcher.name if launcher is not None and launcher.at_once else None
+
+
+def memory_mb(task) -> float:
+    """The memory a task's run may hold before the harness stops it: a Job's limit, else the
+    default."""
+    return getattr(task, "memory_limit_mb", MEMORY_LIMIT_MB)
 
 
 def longest_first(jobs: list, durations: dict[tuple[str, str, str], float]) -> list:
@@ -49,7 +65,8 @@ def run_all(
     own process tree), one pool for every kind of run: a thread takes the first task whose lane
     (`lane`) is under its cap (`caps`, default: each launcher's own, launch.caps()), so native
     runs go on beside the capped ones instead of after them."""
-    queue = _Queue(tasks, launch.caps() if caps is None else caps)
+    budget_mb = psutil.virtual_memory().total / MB * MEMORY_SHARE
+    queue = _Queue(tasks, launch.caps() if caps is None else caps, budget_mb)
     finished: list = []
     ACTIVE_RUNS.open()
     try:
@@ -88,29 +105,41 @@ def _serve(queue: _Queue, run) -> None:
 class _Queue:
     """The tasks not yet started, what runs in each lane, and the results as they come."""
 
-    def __init__(self, tasks: list, caps: dict[str, int]) -> None:
+    def __init__(self, tasks: list, caps: dict[str, int], budget_mb: float = float("inf")) -> None:
         self._pending = list(tasks)
         self._left = len(self._pending)
         self._caps = caps
+        self._budget_mb = budget_mb
+        self._held_mb = 0.0  # the memory limits of the runs in flight, summed
         self._running: dict[str | None, int] = {}
         self._changed = threading.Condition()
         self._done: _queue.SimpleQueue = _queue.SimpleQueue()
 
     def take(self):
-        """The first pending task whose lane has room (waits for room); None when none is left."""
+        """The first pending task whose lane has room and whose memory limit the budget holds
+        beside the runs in flight (a task alone always runs); waits for room; None when none is
+        left."""
         with self._changed:
             while self._pending:
                 for index, task in enumerate(self._pending):
-                    name = lane(task)
-                    if self._running.get(name, 0) < self._caps.get(name, len(self._pending) + 1):
+                    if self._room_for(task):
+                        name = lane(task)
                         self._running[name] = self._running.get(name, 0) + 1
+                        self._held_mb += memory_mb(task)
                         return self._pending.pop(index)
                 self._changed.wait()
             return None
 
+    def _room_for(self, task) -> bool:
+        name = lane(task)
+        if self._running.get(name, 0) >= self._caps.get(name, len(self._pending) + 1):
+            return False
+        return not self._held_mb or self._held_mb + memory_mb(task) <= self._budget_mb
+
     def release(self, task) -> None:
         with self._changed:
             self._running[lane(task)] -= 1
+            self._held_mb -= memory_mb(task)
             self._changed.notify_all()
 
     def put(self, outcome) -> None:

@@ -64,3 +64,21 @@ def test_the_longest_expected_run_goes_first_and_an_unknown_one_counts_as_its_pr
     durations[("wine", "broken", "windows")] = 40.0
     order = [job.case.name for job in longest_first(jobs, durations)]
     assert order == ["new", "wine", "long", "short"]
+
+
+def test_runs_at_once_stay_within_the_memory_their_limits_add_up_to():
+    """A run whose limit is raised (case 24's spawned workers) runs beside fewer others: the
+    limits of the runs in flight never sum over the budget, unless a run is alone."""
+    from harness.scheduler.pool import _Queue
+
+    def job(case, limit_mb):
+        return SimpleNamespace(case=SimpleNamespace(name=case), profile=NATIVE, memory_limit_mb=limit_mb)
+
+    heavy, other_heavy, light = job("heavy", 10_000), job("other", 10_000), job("light", 4_000)
+    queue = _Queue([heavy, other_heavy, light], caps={}, budget_mb=18_000)
+    assert queue.take() is heavy
+    assert queue.take() is light, "the second heavy one waits; the light one fits beside"
+    queue.release(heavy)
+    assert queue.take() is other_heavy
+    alone = _Queue([job("huge", 30_000)], caps={}, budget_mb=18_000)
+    assert alone.take().case.name == "huge", "a run over the budget still runs, alone"

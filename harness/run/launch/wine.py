@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import needs, processes
 from ..observation import Observation, Stop
-from ..settings import RunSettings
+from ..settings import MEMORY_LIMIT_MB, RunSettings
 from . import wine_env, wine_packages
 from .base import BOOT_DIR, WINE, Fault, Launched, Launcher, module_lacking
 
@@ -89,11 +89,16 @@ class WineLauncher(Launcher):
 
     def settings(self, settings: RunSettings, timeout_given: bool) -> RunSettings:
         """Each process starts in seconds under Wine (a Windows process, torch imported again): the
-        time limits are wine_env.TIMEOUT_FACTOR times longer, the timeout unless one was given."""
+        time limits are wine_env.TIMEOUT_FACTOR times longer, the timeout unless one was given. The
+        memory limit judges nothing here (WINE_MEMORY): it only guards the machine, at the default
+        where a case raised it for its native columns."""
         factor = wine_env.TIMEOUT_FACTOR
         stall_s = settings.stall_s * factor if settings.stall_s is not None else None
         timeout_s = settings.timeout_s if timeout_given else settings.timeout_s * factor
-        return dataclasses.replace(settings, timeout_s=timeout_s, stall_s=stall_s)
+        memory_limit_mb = min(settings.memory_limit_mb, MEMORY_LIMIT_MB)
+        return dataclasses.replace(
+            settings, timeout_s=timeout_s, stall_s=stall_s, memory_limit_mb=memory_limit_mb
+        )
 
     def fault(self, observed: Observation, raised: Sequence[str]) -> Fault | None:
         """Wine failing now and then (run again): an error of its own, or the run ended before
