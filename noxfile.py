@@ -101,16 +101,38 @@ def verify(session: nox.Session) -> None:
     session.run("python", "-m", "harness", "run", "--variant", "fixed", "--require-ok", *session.posargs)
 
 
-# One process: on 2 CPUs the case matrix alone keeps both busy, and more test processes only slow
-# every run down. `-n 2` after -- runs two pytest-xdist workers, file by file.
-PARALLEL: tuple[str, ...] = ()
+# The suite in two pytest processes, one after the other. First the tiers that wait more than they
+# compute (the quick tier, one script at a time under the harness, the site in a browser), in two
+# pytest-xdist workers: 778 tests in 302 s here, with 58 % of the two CPUs used. Then, in one
+# process, those that keep both CPUs busy by themselves: `check` on the realistic scripts (two of its
+# passes beside two CPU-bound processes), the case matrix (four runs at once) and the bench, whose
+# measurements want the machine to themselves. Arguments that name tests run those, in one process.
+WAITING_TIERS = ("tests/unit", "tests/harness", "tests/site")
+BUSY_TIERS = ("tests/realistic", "tests/e2e", "tests/bench")
+WAITING_WORKERS = ("-n", "2")
+NO_TESTS_COLLECTED = 5  # pytest's exit status where a selection (-m, -k) leaves a part empty
+
+
+def names_tests(arguments: list[str]) -> bool:
+    """Whether pytest's arguments name tests (a path, a node id) rather than only options."""
+    return any(not a.startswith("-") and Path(a.split("::")[0]).exists() for a in arguments)
 
 
 @nox.session(reuse_venv=True)
 def tests(session: nox.Session) -> None:
     """Run the test suite (pytest); extra arguments go to pytest."""
     install_project(session, "test", "docs", "bench")
-    session.run("pytest", *PARALLEL, *session.posargs)
+    if names_tests(session.posargs):
+        session.run("pytest", *session.posargs)
+        return
+    failed = []
+    for tiers, options in ((WAITING_TIERS, WAITING_WORKERS), (BUSY_TIERS, ())):
+        try:  # the second part runs whatever the first gave: one pass says every failure
+            session.run("pytest", *options, *session.posargs, *tiers, success_codes=[0, NO_TESTS_COLLECTED])
+        except nox.command.CommandFailed:
+            failed.append(" ".join(tiers))
+    if failed:
+        session.error(f"tests failed in {'; '.join(failed)}")
 
 
 @nox.session(reuse_venv=True, default=False)

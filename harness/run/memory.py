@@ -236,7 +236,9 @@ def _own_samples(entry: dict, processes: dict) -> list:
     exits = [
         other["samples"][-1][0]
         for other in processes.values()
-        if other is not entry and other["role"] == "worker" and other["samples"]
+        if other is not entry
+        and other["role"] == "worker"
+        and other["samples"]
         and first <= other["samples"][-1][0] < last
     ]
     if not exits:

@@ -121,20 +121,29 @@ class _Queue:
         left."""
         with self._changed:
             while self._pending:
-                for index, task in enumerate(self._pending):
-                    if self._room_for(task):
-                        name = lane(task)
-                        self._running[name] = self._running.get(name, 0) + 1
-                        self._held_mb += memory_mb(task)
-                        return self._pending.pop(index)
+                index = self._next()
+                if index is not None:
+                    task = self._pending.pop(index)
+                    name = lane(task)
+                    self._running[name] = self._running.get(name, 0) + 1
+                    self._held_mb += memory_mb(task)
+                    return task
                 self._changed.wait()
             return None
 
-    def _room_for(self, task) -> bool:
-        name = lane(task)
-        if self._running.get(name, 0) >= self._caps.get(name, len(self._pending) + 1):
-            return False
-        return not self._held_mb or self._held_mb + memory_mb(task) <= self._budget_mb
+    def _next(self) -> int | None:
+        """The index of the task to start now; None where none may. A task whose lane is full is
+        passed over; one that waits for memory holds its place: no task after it starts before it
+        (one that did would keep it waiting, and a run with a raised limit, taken in the order of
+        the longest expected first, waited until every other had run: case 24's run of sixty
+        spawned workers, 75 s, started last in a matrix of 1,357 s, here on 7 Dec 2026)."""
+        for index, task in enumerate(self._pending):
+            name = lane(task)
+            if self._running.get(name, 0) >= self._caps.get(name, len(self._pending) + 1):
+                continue
+            fits = not self._held_mb or self._held_mb + memory_mb(task) <= self._budget_mb
+            return index if fits else None
+        return None
 
     def release(self, task) -> None:
         with self._changed:

@@ -48,9 +48,10 @@ def test_growth_is_judged_past_each_workers_warm_up():
     sampling ended is left out where others were marked."""
     warming = [[1.0, 12.0], [1.2, 20.0], [1.4, 28.0], [1.6, 36.0], [1.8, 44.0], [2.0, 50.0]]
     steady = [[2.2, 50.5], [2.4, 50.4], [2.6, 50.6], [2.8, 50.5], [3.0, 50.6], [3.2, 50.6]]
+    still_warming = [[2.2 + n / 5, 52.0 + 2 * n] for n in range(6)]  # sampled as long: no exit
     processes = {
         "2": {**series("worker", warming + steady, ready=1.0), "warm_s": 2.1},
-        "3": {**series("worker", warming + [[2.2 + n / 5, 52.0 + 2 * n] for n in range(6)], ready=1.0), "warm_s": None},
+        "3": {**series("worker", warming + still_warming, ready=1.0), "warm_s": None},
     }
     assert worker_summary({"2": {**processes["2"], "warm_s": None}})["2"]["growth_mb"] > 30
     summary = worker_summary(processes)

@@ -61,6 +61,44 @@ def test_nox_alone_is_one_pass_whose_tests_come_first(noxfile):
     assert noxfile.os.environ[noxfile.PASS_VARIABLE], "every session of one nox call shares a pass"
 
 
+class TestsSession(RecordingSession):
+    """A `tests` session whose pytest runs are recorded; the parts named in `failing` fail."""
+
+    def __init__(self, noxfile, posargs, failing=()):
+        super().__init__()
+        self.failed = noxfile.nox.command.CommandFailed
+        self.posargs, self.failing, self.runs, self.errors = list(posargs), failing, [], []
+
+    def run(self, *args, success_codes=(0,)):
+        self.runs.append(args)
+        if any(tier in args for tier in self.failing):
+            raise self.failed("Returned code 1")
+        return True
+
+    def error(self, message):
+        self.errors.append(message)
+
+
+def test_the_suite_runs_every_tier_once_the_waiting_ones_in_two_workers_first(noxfile):
+    """The tiers of pyproject.toml's testpaths, each in one of the two parts: the waiting tiers in
+    two pytest-xdist workers, then the busy ones in one process, which runs even where the first
+    part failed; arguments that name tests run those alone."""
+    import tomllib
+
+    pytest_options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]
+    testpaths = pytest_options["ini_options"]["testpaths"]
+    session = TestsSession(noxfile, ["-p", "no:cacheprovider"], failing=("tests/unit",))
+    noxfile.tests(session)
+    first, second = session.runs
+    assert first[:4] == ("pytest", "-n", "2", "-p") and second[:3] == ("pytest", "-p", "no:cacheprovider")
+    assert sorted([*first[4:], *second[3:]]) == sorted(["no:cacheprovider", *testpaths])
+    assert set(second[3:]) >= {"tests/e2e", "tests/bench"}, "the matrix and the bench: not beside other tests"
+    assert session.errors and "tests/unit" in session.errors[0]
+    alone = TestsSession(noxfile, ["tests/unit/test_noxfile.py", "-q"])
+    noxfile.tests(alone)
+    assert alone.runs == [("pytest", "tests/unit/test_noxfile.py", "-q")] and not alone.errors
+
+
 class PipSession:
     """A nox session whose installs and runs are real pip commands of this interpreter, installing
     nothing (`--dry-run --ignore-installed`), under the pip configuration of the environment."""

@@ -77,8 +77,13 @@ def test_runs_at_once_stay_within_the_memory_their_limits_add_up_to():
     heavy, other_heavy, light = job("heavy", 10_000), job("other", 10_000), job("light", 4_000)
     queue = _Queue([heavy, other_heavy, light], caps={}, budget_mb=18_000)
     assert queue.take() is heavy
-    assert queue.take() is light, "the second heavy one waits; the light one fits beside"
+    assert queue._next() is None, "the second heavy one waits, and the light one behind it"
     queue.release(heavy)
     assert queue.take() is other_heavy
+    assert queue.take() is light, "it fits beside"
+    wine = SimpleNamespace(case=SimpleNamespace(name="wine"), profile=WINE, memory_limit_mb=4_000)
+    capped = _Queue([wine, heavy, light], caps={lane(wine): 1}, budget_mb=18_000)
+    capped._running[lane(wine)] = 1
+    assert capped._next() == 1, "a task whose lane is full is passed over"
     alone = _Queue([job("huge", 30_000)], caps={}, budget_mb=18_000)
     assert alone.take().case.name == "huge", "a run over the budget still runs, alone"
