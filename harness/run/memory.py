@@ -11,6 +11,7 @@ as growth.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import statistics
 from dataclasses import dataclass, field
 
@@ -225,25 +226,41 @@ def worker_summary(processes: dict) -> dict:
 
 
 def _own_samples(entry: dict, processes: dict) -> list:
-    """A worker's samples up to the exit of another worker that lived beside it (last sampled
-    before it), that exit's tick left out. USS counts the pages no other process maps: a page the
-    main process has since copied (writing it) and two workers still share becomes the survivor's
-    own when the other exits, though the survivor wrote nothing. Here a forked worker read 13.4 MB
-    after the main process's first training step and 59.9 MB once its sibling had exited (14.3 MB
-    without that step: /tmp experiment of 7 Dec 2026, issue 69's closing note); a short epoch's
-    shutdown, sampled between two workers' exits, was called a 37 MB leak."""
-    first, last = entry["samples"][0][0], entry["samples"][-1][0]
-    exits = [
-        other["samples"][-1][0]
+    """A worker's samples less what another worker's exit gave it: where a worker that lived beside
+    it exited (last sampled before it), the rise over that exit (from the other's last sample that
+    held its memory, to the first of this worker's samples after the other's last) is taken off
+    every later sample. USS counts the pages no other process maps: a page the main process has
+    since copied (writing it) and two workers still share becomes the survivor's own when the other
+    exits, though the survivor wrote nothing. Here a forked worker read 13.4 MB after the main
+    process's first training step and 59.9 MB once its sibling had exited (14.3 MB without that
+    step: /tmp experiment of 7 Dec 2026, issue 69's closing note); a short epoch's shutdown,
+    sampled between two workers' exits, was called a 37 MB leak. Only the rise across the exit is
+    taken off: what the worker grew before and after it stays."""
+    samples = entry["samples"]
+    first, last = samples[0][0], samples[-1][0]
+    windows = [
+        _exit_window(other["samples"])
         for other in processes.values()
         if other is not entry
         and other["role"] == "worker"
         and other["samples"]
         and first <= other["samples"][-1][0] < last
     ]
-    if not exits:
-        return entry["samples"]
-    return [sample for sample in entry["samples"] if sample[0] < min(exits)]
+    own, offset = [samples[0]], 0.0
+    for (before_at, before_mb), (at, mb) in itertools.pairwise(samples):
+        if any(at > start and before_at <= end for start, end in windows):  # it spans an exit
+            offset += max(0.0, mb - before_mb)
+        own.append([at, round(mb - offset, 1)])
+    return own
+
+
+def _exit_window(samples: list) -> tuple[float, float]:
+    """(from, to): the seconds over which a worker exited: from its last sample that still held
+    its memory (an exiting process's USS reads near 0 once the kernel released its pages) to its
+    last sample."""
+    held = statistics.median(mb for _, mb in samples) / 2
+    kept = [at for at, mb in samples if mb >= held]
+    return (kept[-1] if kept else samples[0][0]), samples[-1][0]
 
 
 def _served_growth(entry: dict) -> float | None:

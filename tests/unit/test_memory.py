@@ -82,17 +82,25 @@ def test_a_dip_while_the_worker_forks_a_helper_is_not_the_baseline():
 
 def test_a_worker_is_not_judged_on_what_its_siblings_exit_left_it():
     """A survivor's USS jumps when a sibling exits (the pages they shared, which the main process
-    had copied, become its own): its samples end there. Workers that end together keep them all."""
+    had copied, become its own): that rise is taken off, from the sibling's last sample that held
+    its memory (an exiting one reads near 0) to the survivor's first after the sibling's last;
+    what it grew before and after stays its own. Workers that end together keep every sample."""
     before = [[2.2, 12.0], [2.4, 12.1], [2.6, 12.1], [2.8, 12.1], [3.0, 12.1]]
     processes = {
-        "2": {**series("worker", [*before, [3.2, 49.0], [3.4, 49.0]], ready=2.0), "warm_s": 2.1},
-        "3": {**series("worker", before, ready=2.0), "warm_s": 2.1},
+        "2": {**series("worker", [*before, [3.2, 30.0], [3.4, 49.0], [3.6, 49.0]], ready=2.0), "warm_s": 2.1},
+        "3": {**series("worker", [*before, [3.2, 0.0]], ready=2.0), "warm_s": 2.1},
     }
     assert worker_summary(processes)["2"]["growth_mb"] == 0.0
-    processes["3"]["samples"] = [*before, [3.2, 12.1], [3.4, 12.2]]
-    assert worker_summary(processes)["2"]["growth_mb"] == 36.9, "no worker exited first: its own"
-    later = {"4": {**series("worker", [[3.6, 12.0], [3.8, 12.0]], ready=3.5), "warm_s": 3.55}}
-    assert worker_summary({**processes, **later})["2"]["growth_mb"] == 36.9, "one that came after"
+    processes["2"]["samples"][-1] = [3.6, 60.0]
+    assert worker_summary(processes)["2"]["growth_mb"] == 11.0, "its growth after the exit is its own"
+    processes["3"]["samples"] = [*before, [3.2, 12.1], [3.4, 12.2], [3.6, 12.2]]
+    assert worker_summary(processes)["2"]["growth_mb"] == 47.9, "no worker exited first: its own"
+    later = {"4": {**series("worker", [[3.5, 12.0], [3.6, 12.0]], ready=3.5), "warm_s": 3.55}}
+    assert worker_summary({**processes, **later})["2"]["growth_mb"] == 47.9, "one that came after"
+    steady = [[2.2 + n / 5, 12.0 + 3 * n] for n in range(12)]
+    early = {"5": {**series("worker", steady, ready=2.0), "warm_s": 2.1}}
+    early["6"] = {**series("worker", steady[:-1], ready=2.0), "warm_s": 2.1}  # not sampled at the last tick
+    assert worker_summary(early)["5"]["growth_mb"] == 27.0, "one rise of eleven taken off, no more"
 
 
 def test_judge_memory_against_threshold():
