@@ -137,7 +137,6 @@ LESSONS = [
             "06_memory_growth",
             "21_memory_limit_dataset_copies",
             "12_too_many_open_files",
-            "24_open_file_limit_workers",
             "16_dev_shm_too_small",
             "22_tensor_sender_exited",
             "17_pool_inside_worker",

@@ -160,20 +160,6 @@ def memory_growth() -> dict:
     }
 
 
-# 24: Lightning's CombinedLoader over a persistent loader per task; on a Mac the next worker's index
-# queue cannot open its pipe.
-COMBINED_LOADERS = (
-    "Traceback (most recent call last):\n"
-    '  File "/opt/venv/lib/python3.12/site-packages/lightning/pytorch/utilities/combined_loader.py", '
-    "line 351, in __iter__\n"
-    '  File "/opt/venv/lib/python3.12/site-packages/torch/utils/data/dataloader.py", line 1143, in __init__\n'
-    "    index_queue = multiprocessing_context.Queue()\n"
-    '  File "/usr/lib/python3.12/multiprocessing/connection.py", line 552, in Pipe\n'
-    "    fd1, fd2 = os.pipe()\n"
-    "OSError: [Errno 24] Too many open files\n"
-)
-
-
 FEEDS = {
     "01": (
         runs(
@@ -402,19 +388,6 @@ FEEDS = {
                 for m in ("forkserver", "spawn")
             }
         ),
-        "",
-    ),
-    "24": (
-        [
-            *runs({}),
-            RunResult(
-                case="train.py",
-                variant="check",
-                profile="macos",
-                start_method="spawn",
-                **crash("OSError: [Errno 24] Too many open files", COMBINED_LOADERS),
-            ),
-        ],
         "",
     ),
 }
