@@ -199,8 +199,8 @@ def worker_summary(processes: dict) -> dict:
     any worker's warm-up was marked, a worker whose warm-up was not over is left out. The baseline
     is the median of the first BASELINE_SAMPLES samples: a worker that forks a helper
     (torch_shm_manager under the file_system strategy) shares every page with it for an instant,
-    and its USS reads near 0 then. Each worker's samples end where another worker that lived
-    beside it exited (`_own_samples`)."""
+    and its USS reads near 0 then. The rise across another worker's exit is not a worker's own
+    (`_own_samples`)."""
     summary = {}
     marked = any(entry.get("warm_s") is not None for entry in processes.values())
     for pid, entry in processes.items():
